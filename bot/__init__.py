@@ -1,0 +1,1 @@
+"""The Telegram bot that deals Svara in group chats."""

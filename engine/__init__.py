@@ -1,0 +1,1 @@
+"""The rules of Svara as a pure, synchronous state machine."""
