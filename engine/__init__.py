@@ -1,1 +1,36 @@
-"""The rules of Svara as a pure, synchronous state machine."""
+"""The rules of Svara as a pure, synchronous state machine.
+
+No Telegram, storage, asyncio or clock here: a hand is a value driven by actions, and
+the same start plus the same actions always give the same hand.
+"""
+
+from engine.actions import Act, Action
+from engine.cards import CARDS, Card, Rank, Suit, format_hand, parse_hand
+from engine.deck import commitment, new_seed, shuffled_deck, verify_commitment
+from engine.errors import (
+    BadAction,
+    BadAmount,
+    BadCardText,
+    BadRules,
+    CannotCall,
+    CannotJoinSvara,
+    GameError,
+    HandOver,
+    NoRaise,
+    NotEnoughPlayers,
+    NotInHand,
+    NotYourTurn,
+    WrongPhase,
+)
+from engine.events import ChipMove, Event
+from engine.hand import Hand, Legal, Phase, SeatIn
+from engine.rules import Limit, Rules, TieRule
+from engine.scoring import ScoringRules, score
+
+__all__ = [
+    "CARDS", "Act", "Action", "BadAction", "BadAmount", "BadCardText", "BadRules", "CannotCall",
+    "CannotJoinSvara", "Card", "ChipMove", "Event", "GameError", "Hand", "HandOver", "Legal",
+    "Limit", "NoRaise", "NotEnoughPlayers", "NotInHand", "NotYourTurn", "Phase", "Rank", "Rules",
+    "ScoringRules", "SeatIn", "Suit", "TieRule", "WrongPhase", "commitment", "format_hand",
+    "new_seed", "parse_hand", "score", "shuffled_deck", "verify_commitment",
+]

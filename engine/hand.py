@@ -1,0 +1,758 @@
+"""One hand of Svara as a state machine (RULES.md §3, §5, §6).
+
+A hand runs from the antes to the last chip paid out, svaras included. Every action is
+checked by `verify` (which raises a specific `GameError` and changes nothing), answered
+by `can`, and applied by `apply`, which returns the events it caused. A hand is fully
+determined by `start_json()` and its `actions`, and serialises losslessly with `to_json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.actions import Act, Action
+from engine.cards import Card, format_hand, parse_hand
+from engine.deck import commitment, salt_for, shuffled_deck
+from engine.errors import (
+    BadAction,
+    BadAmount,
+    CannotCall,
+    CannotJoinSvara,
+    HandOver,
+    NoRaise,
+    NotEnoughPlayers,
+    NotInHand,
+    NotYourTurn,
+    WrongPhase,
+)
+from engine.events import (
+    Blind,
+    Call,
+    ChipMove,
+    Dealt,
+    Event,
+    Fold,
+    HandEnded,
+    Left,
+    NoBlind,
+    PotWon,
+    Raise,
+    RoundStarted,
+    SatOut,
+    Shown,
+    SvaraClosed,
+    SvaraJoined,
+    SvaraOpened,
+    SvaraSkipped,
+)
+from engine.pots import Pot, build_pots
+from engine.rules import MAX_CHIPS, Limit, Rules, TieRule
+from engine.scoring import score
+
+
+class Phase(StrEnum):
+    BLIND = "blind"
+    BETTING = "betting"
+    SVARA_JOIN = "svara_join"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatIn:
+    """A seated player as a hand starts: his table stack and whether he is away."""
+
+    player: int
+    stack: int
+    sitting_out: bool = False
+    timeouts: int = 0
+    """Timeouts in a row before this hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """Everything one player may do now; ``None`` fields are not possible."""
+
+    seat: int
+    phase: Phase
+    fold: bool = False
+    call: int | None = None
+    """Chips a call adds (less than the level when it is an all-in call)."""
+    raise_to: tuple[int, int] | None = None
+    """Inclusive range of the total a bet or raise brings this player to."""
+    all_in: int | None = None
+    """The total an all-in brings this player to, when he may go all-in."""
+    opening: bool = False
+    """A bet now is the first after the deal (labelled "Bet", not "Raise")."""
+    blind: tuple[int, int] | None = None
+    """Inclusive range of the blind; one value when the blind must double the last."""
+    svara_stake: int | None = None
+
+
+@dataclass(slots=True)
+class _Seat:
+    player: int
+    stack: int
+    sitting_out: bool = False
+    timeouts: int = 0
+    in_round: bool = False
+    folded: bool = False
+    committed: int = 0
+    blind: int = 0
+    cards: tuple[Card, ...] = ()
+    leaving: bool = False
+
+
+_SEAT_FIELDS = ("player", "stack", "sitting_out", "timeouts", "in_round", "folded",
+                "committed", "blind", "leaving")
+
+
+class Hand:
+    """A hand in progress. Create it with `Hand.start`; drive it with `apply`."""
+
+    rules: Rules
+    seed: bytes
+    dealer: int
+
+    def __init__(self, rules: Rules, seats: Sequence[SeatIn], dealer: int, seed: bytes) -> None:
+        if not 2 <= len(seats) <= rules.max_seats:
+            raise NotEnoughPlayers(len(seats)) if len(seats) < 2 else BadAction("too many seats")
+        if not 0 <= dealer < len(seats):
+            raise BadAction(f"dealer seat {dealer} does not exist")
+        if len({s.player for s in seats}) != len(seats):
+            raise BadAction("a player is seated twice")
+        if any(not 0 <= s.stack <= MAX_CHIPS for s in seats):
+            raise BadAction("a stack is out of range")
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        self._start = [SeatIn(s.player, s.stack, s.sitting_out, s.timeouts) for s in seats]
+        self.seats = [_Seat(s.player, s.stack, s.sitting_out, s.timeouts) for s in seats]
+        self.phase = Phase.BLIND
+        self.round_no = 0
+        self.deck: tuple[Card, ...] = ()
+        self.commitments: list[str] = []
+        self.dead = 0
+        """Chips of this round every player still in may win: antes, svara pot and stakes."""
+        self.queued: list[tuple[int, tuple[int, ...]]] = []
+        """Tied pots waiting for their svara, main pot first: (amount, tied seats)."""
+        self.to_act: int | None = None
+        self.need: set[int] = set()
+        self.opened = False
+        self.last_blind = 0
+        self.blind_seat: int | None = None
+        self.first_blind_seat: int | None = None
+        self.stake = 0
+        self.tied: tuple[int, ...] = ()
+        self.pending: set[int] = set()
+        self.dealer_keeps = False
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def start(cls, rules: Rules, seats: Sequence[SeatIn], dealer: int, seed: bytes) -> Hand:
+        """Seat the players, take the antes and open the blind (or deal)."""
+        hand = cls(rules, seats, dealer, seed)
+        hand._take_antes()
+        return hand
+
+    def start_json(self) -> dict[str, Any]:
+        """What `replay` needs, besides the actions: rules, seats, dealer and seed."""
+        return {
+            "rules": self.rules.to_json(),
+            "seats": [
+                {"player": s.player, "stack": s.stack, "sitting_out": s.sitting_out,
+                 "timeouts": s.timeouts}
+                for s in self._start
+            ],
+            "dealer": self.dealer,
+            "seed": self.seed.hex(),
+        }
+
+    @classmethod
+    def from_start(cls, start: dict[str, Any]) -> Hand:
+        seats = [SeatIn(**s) for s in start["seats"]]
+        return cls.start(Rules.from_json(start["rules"]), seats, start["dealer"],
+                         bytes.fromhex(start["seed"]))
+
+    @classmethod
+    def replay(cls, start: dict[str, Any], actions: Sequence[dict[str, Any]]) -> Hand:
+        """Rebuild a hand from its start and its action log."""
+        hand = cls.from_start(start)
+        for a in actions:
+            hand.apply(Action.from_json(a))
+        return hand
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def pot(self) -> int:
+        """All chips now in the middle: this round's and any svara still waiting."""
+        return self.dead + sum(s.committed for s in self.seats) + sum(a for a, _ in self.queued)
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        return {s.player: s.stack for s in self.seats}
+
+    @property
+    def level(self) -> int:
+        """The highest total anyone has put in this round."""
+        return max(s.committed for s in self.seats)
+
+    @property
+    def commitment(self) -> str:
+        return self.commitments[-1] if self.commitments else ""
+
+    def seat_of(self, player: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.player == player:
+                return i
+        return None
+
+    def cards(self, seat: int) -> tuple[Card, ...]:
+        """A seat's cards in the current round (empty before the deal)."""
+        return self.seats[seat].cards
+
+    def points(self, seat: int) -> int | None:
+        cards = self.seats[seat].cards
+        return score(cards, self.rules.scoring) if cards else None
+
+    def in_play(self, seat: int) -> bool:
+        """Dealt into this round and not folded."""
+        s = self.seats[seat]
+        return s.in_round and not s.folded
+
+    def order_after(self, seat: int) -> list[int]:
+        """All seats clockwise, starting left of `seat` and ending with it."""
+        n = len(self.seats)
+        return [(seat + k) % n for k in range(1, n + 1)]
+
+    def reveal(self) -> list[dict[str, str]] | None:
+        """After the hand: each round's deck order, salt and commitment, to check the deal."""
+        if not self.is_over:
+            return None
+        out = []
+        for r, c in enumerate(self.commitments, start=1):
+            deck = format_hand(shuffled_deck(self.seed, r), ascii=True)
+            out.append({"round": str(r), "deck": deck, "salt": salt_for(self.seed, r),
+                        "commitment": c})
+        return out
+
+    def legal(self, seat: int | None = None) -> Legal | None:
+        """What `seat` (default: the player to act) may do now, or None."""
+        if seat is None:
+            seat = self.to_act
+        if seat is None or not 0 <= seat < len(self.seats):
+            return None
+        if self.phase is Phase.SVARA_JOIN:
+            if seat in self.pending:
+                return Legal(seat, self.phase, svara_stake=self.stake)
+            return None
+        if seat != self.to_act:
+            return None
+        me = self.seats[seat]
+        if self.phase is Phase.BLIND:
+            low, high = self._blind_range(me)
+            return Legal(seat, self.phase, blind=(low, high))
+        level = self.level
+        total = me.committed + me.stack
+        call = min(level - me.committed, me.stack) if self.opened else None
+        if self.opened:
+            low = level + self.rules.ante
+        else:
+            low = 2 * self.last_blind if self.last_blind else self.rules.ante
+        cap = self._raise_cap(me)
+        high = min(cap, total)
+        return Legal(
+            seat,
+            self.phase,
+            fold=True,
+            call=call,
+            raise_to=(low, high) if low <= high else None,
+            all_in=total if me.stack > 0 and total <= cap else None,
+            opening=not self.opened,
+        )
+
+    def _raise_cap(self, me: _Seat) -> int:
+        level = self.level
+        if self.rules.limit is Limit.POT_LIMIT:
+            return level + self.pot + (level - me.committed)
+        step = self.rules.max_bet_step
+        if step is not None:
+            return level + step
+        return MAX_CHIPS
+
+    def _blind_range(self, me: _Seat) -> tuple[int, int]:
+        if self.last_blind:
+            return 2 * self.last_blind, 2 * self.last_blind
+        high = min(self.rules.max_blind, me.stack)
+        step = self.rules.max_bet_step
+        if step is not None:
+            high = min(high, step)
+        return self.rules.ante, high
+
+    def _can_blind(self, seat: int) -> bool:
+        me = self.seats[seat]
+        if not self.in_play(seat) or me.stack <= 0:
+            return False
+        low, high = self._blind_range(me)
+        step = self.rules.max_bet_step
+        return low <= high and low <= me.stack and (step is None or low <= step)
+
+    # ----------------------------------------------------------------- actions
+
+    def verify(self, action: Action) -> None:
+        """Raise the `GameError` that `action` would meet; return if it would apply."""
+        if self.is_over:
+            raise HandOver()
+        act, seat = action.act, action.seat
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise NotInHand(seat)
+        if act is Act.LEAVE:
+            assert seat is not None
+            if self.seats[seat].leaving:
+                raise NotInHand(seat)
+            return
+        if act in (Act.JOIN_SVARA, Act.SKIP_SVARA, Act.CLOSE_SVARA):
+            if self.phase is not Phase.SVARA_JOIN:
+                raise WrongPhase(act.value)
+            if act is not Act.CLOSE_SVARA and seat not in self.pending:
+                raise CannotJoinSvara()
+            return
+        if act is Act.TIMEOUT and self.phase is Phase.SVARA_JOIN:
+            if seat not in self.pending:
+                raise NotYourTurn(seat)
+            return
+        legal = self.legal(seat)
+        if legal is None:
+            if seat is not None and not self.in_play(seat):
+                raise NotInHand(seat)
+            raise NotYourTurn(seat)
+        if act is Act.TIMEOUT:
+            return
+        if self.phase is Phase.BLIND:
+            if act is Act.BLIND:
+                assert legal.blind is not None and action.amount is not None
+                low, high = legal.blind
+                if not low <= action.amount <= high:
+                    raise BadAmount(action.amount, low, high)
+            elif act is not Act.NO_BLIND:
+                raise WrongPhase(act.value)
+            return
+        if act is Act.CALL and legal.call is None:
+            raise CannotCall()
+        if act is Act.RAISE and action.amount != legal.all_in:
+            assert action.amount is not None
+            if legal.raise_to is None:
+                raise NoRaise()
+            if not legal.raise_to[0] <= action.amount <= legal.raise_to[1]:
+                raise BadAmount(action.amount, *legal.raise_to)
+        if act is Act.ALL_IN and legal.all_in is None:
+            raise NoRaise()
+        if act in (Act.BLIND, Act.NO_BLIND):
+            raise WrongPhase(act.value)
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except Exception:
+            return False
+        return True
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Apply `action` fully, or raise and change nothing. Returns the new events."""
+        self.verify(action)
+        mark = len(self.events)
+        self.actions.append(action)
+        seat = action.seat
+        act = action.act
+        if act is Act.LEAVE:
+            assert seat is not None
+            self._leave(seat)
+        elif act is Act.CLOSE_SVARA:
+            self._close_svara()
+        elif self.phase is Phase.SVARA_JOIN:
+            assert seat is not None
+            if act is Act.JOIN_SVARA:
+                self._join_svara(seat)
+            else:
+                self.pending.discard(seat)
+                self._emit(SvaraSkipped(seat))
+                if not self.pending:
+                    self._close_svara()
+        else:
+            assert seat is not None
+            me = self.seats[seat]
+            me.timeouts = me.timeouts + 1 if act is Act.TIMEOUT else 0
+            if self.phase is Phase.BLIND:
+                if act is Act.BLIND:
+                    assert action.amount is not None
+                    self._blind(seat, action.amount)
+                else:
+                    self._emit(NoBlind(seat, timeout=act is Act.TIMEOUT))
+                    self._deal()
+            elif act in (Act.FOLD, Act.TIMEOUT):
+                self._fold(seat, timeout=act is Act.TIMEOUT)
+            elif act is Act.CALL:
+                self._call(seat)
+            else:
+                me = self.seats[seat]
+                to = action.amount if act is Act.RAISE else me.committed + me.stack
+                assert to is not None
+                self._bet_to(seat, to)
+        return tuple(self.events[mark:])
+
+    # ----------------------------------------------------------------- transitions
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def _move(self, seat: int, delta: int, reason: str) -> None:
+        s = self.seats[seat]
+        s.stack += delta
+        self._emit(ChipMove(seat, s.player, delta, reason))
+
+    def _take_antes(self) -> None:
+        ante = self.rules.ante
+        order = self.order_after(self.dealer)
+        payers = [i for i in order
+                  if not self.seats[i].sitting_out and self.seats[i].stack >= ante]
+        if len(payers) < 2:
+            raise NotEnoughPlayers(len(payers))
+        for i in order:
+            s = self.seats[i]
+            if i in payers:
+                s.in_round = True
+                self._move(i, -ante, "ante")
+                self.dead += ante
+            else:
+                self._emit(SatOut(i, "away" if s.sitting_out else "ante"))
+        self._begin_round()
+
+    def _begin_round(self) -> None:
+        self.round_no += 1
+        self.deck = shuffled_deck(self.seed, self.round_no)
+        self.commitments.append(commitment(self.deck, salt_for(self.seed, self.round_no)))
+        for s in self.seats:
+            s.folded = False
+            s.committed = 0
+            s.blind = 0
+            s.cards = ()
+        self.opened = False
+        self.last_blind = 0
+        self.blind_seat = self.first_blind_seat = None
+        players = tuple(i for i in self.order_after(self.dealer) if self.seats[i].in_round)
+        self._emit(RoundStarted(self.round_no, self.dealer, players, self.pot, self.commitment))
+        first = players[0]
+        if self.rules.blind and self._can_blind(first):
+            self.phase = Phase.BLIND
+            self.to_act = first
+        else:
+            self._deal()
+
+    def _blind(self, seat: int, amount: int) -> None:
+        me = self.seats[seat]
+        me.committed += amount
+        me.blind = amount
+        self._move(seat, -amount, "blind")
+        self._emit(Blind(seat, amount))
+        self.last_blind = amount
+        self.blind_seat = seat
+        if self.first_blind_seat is None:
+            self.first_blind_seat = seat
+        nxt = next(i for i in self.order_after(seat) if self.in_play(i))
+        if nxt != self.first_blind_seat and self._can_blind(nxt):
+            self.to_act = nxt
+        else:
+            self._deal()
+
+    def _deal(self) -> None:
+        order = [i for i in self.order_after(self.dealer) if self.in_play(i)]
+        cards: dict[int, list[Card]] = {i: [] for i in order}
+        k = 0
+        for _ in range(3):
+            for i in order:
+                cards[i].append(self.deck[k])
+                k += 1
+        for i in order:
+            self.seats[i].cards = tuple(cards[i])
+        self._emit(Dealt(self.round_no, tuple(order)))
+        self.phase = Phase.BETTING
+        self.need = {i for i in order if self.seats[i].stack > 0}
+        self._advance(self.blind_seat if self.blind_seat is not None else self.dealer)
+
+    def _fold(self, seat: int, *, timeout: bool = False, leaving: bool = False) -> None:
+        self.seats[seat].folded = True
+        self.need.discard(seat)
+        self._emit(Fold(seat, timeout=timeout, leaving=leaving))
+        if seat == self.to_act or self.to_act is None:
+            self._advance(seat)
+        else:
+            # Out of turn (a player left): the turn stays where it was.
+            self._advance((self.to_act - 1) % len(self.seats))
+
+    def _call(self, seat: int) -> None:
+        me = self.seats[seat]
+        amount = min(self.level - me.committed, me.stack)
+        me.committed += amount
+        self._move(seat, -amount, "bet")
+        self.need.discard(seat)
+        self._emit(Call(seat, amount, all_in=me.stack == 0))
+        self._advance(seat)
+
+    def _bet_to(self, seat: int, to: int) -> None:
+        me = self.seats[seat]
+        level = self.level
+        amount = to - me.committed
+        me.committed = to
+        self._move(seat, -amount, "bet")
+        if to > level:
+            opening = not self.opened
+            self.opened = True
+            self.need = {i for i, s in enumerate(self.seats)
+                         if i != seat and self.in_play(i) and s.stack > 0}
+            self._emit(Raise(seat, to, opening=opening, all_in=me.stack == 0))
+        else:
+            self.need.discard(seat)
+            self._emit(Call(seat, amount, all_in=me.stack == 0))
+        self._advance(seat)
+
+    def _advance(self, after: int) -> None:
+        """Pass the turn to the next player after `after` who must act, or end the betting."""
+        alive = [i for i in self.order_after(self.dealer) if self.in_play(i)]
+        if len(alive) == 1:
+            self._win_uncontested(alive[0])
+            return
+        able = [i for i in alive if self.seats[i].stack > 0]
+        if len(able) <= 1 and all(self.seats[i].committed >= self.level for i in able):
+            self.need.clear()
+        if not self.need:
+            self._showdown(alive)
+            return
+        self.to_act = next(i for i in self.order_after(after) if i in self.need)
+
+    def _leave(self, seat: int) -> None:
+        me = self.seats[seat]
+        me.leaving = True
+        self._emit(Left(seat))
+        if self.phase is Phase.SVARA_JOIN:
+            self.pending.discard(seat)
+            if me.in_round:
+                me.folded = True
+            if not self.pending:
+                self._close_svara()
+        elif self.in_play(seat):
+            if self.phase is Phase.BLIND:
+                me.folded = True
+                self._emit(Fold(seat, leaving=True))
+                alive = [i for i in self.order_after(self.dealer) if self.in_play(i)]
+                if len(alive) == 1:
+                    self._win_uncontested(alive[0])
+                elif seat == self.to_act:
+                    self._deal()
+            else:
+                self._fold(seat, leaving=True)
+
+    # ----------------------------------------------------------------- endings
+
+    def _take_round_chips(self) -> None:
+        for s in self.seats:
+            s.committed = 0
+        self.dead = 0
+        self.to_act = None
+        self.need.clear()
+
+    def _win_uncontested(self, winner: int) -> None:
+        w = self.seats[winner]
+        others = max((s.committed for i, s in enumerate(self.seats) if i != winner), default=0)
+        uncalled = max(0, w.committed - others)
+        won = self.dead + sum(s.committed for s in self.seats) - uncalled
+        if uncalled:
+            self._move(winner, uncalled, "return")
+        self._move(winner, won, "win")
+        self._emit(PotWon(0, won, (winner,), None))
+        self.dealer_keeps = (
+            winner == self.dealer and self.round_no == 1 and not self.opened
+            and self.last_blind == 0
+        )
+        self._take_round_chips()
+        self._next_svara_or_end()
+
+    def _showdown(self, alive: list[int]) -> None:
+        points = {i: score(self.seats[i].cards, self.rules.scoring) for i in alive}
+        for i in alive:
+            self._emit(Shown(i, self.seats[i].cards, points[i]))
+        pots = build_pots([s.committed for s in self.seats], alive, self.dead)
+        self._take_round_chips()
+        new_svaras: list[tuple[int, tuple[int, ...]]] = []
+        for n, pot in enumerate(pots):
+            best = max(points[i] for i in pot.eligible)
+            winners = tuple(i for i in pot.eligible if points[i] == best)
+            if len(winners) > 1 and self.rules.tie is TieRule.SVARA:
+                new_svaras.append((pot.amount, winners))
+            else:
+                self._pay(n, pot, winners, None if pot.uncalled else best)
+        self.queued[:0] = new_svaras
+        self._next_svara_or_end()
+
+    def _pay(self, n: int, pot: Pot, winners: tuple[int, ...], best: int | None) -> None:
+        if pot.uncalled:
+            self._move(winners[0], pot.amount, "return")
+            return
+        share, odd = divmod(pot.amount, len(winners))
+        # Odd chips go to the first tied player left of the dealer.
+        first = next(i for i in self.order_after(self.dealer) if i in winners)
+        for i in winners:
+            self._move(i, share + (odd if i == first else 0), "win")
+        self._emit(PotWon(n, pot.amount, winners, best))
+
+    def _next_svara_or_end(self) -> None:
+        if not self.queued:
+            self.phase = Phase.OVER
+            self.to_act = None
+            self._emit(HandEnded(self.dealer_keeps))
+            return
+        amount, tied = self.queued.pop(0)
+        stake = -(-amount // len(tied))
+        can_join = tuple(
+            i for i in self.order_after(self.dealer)
+            if i not in tied and not self.seats[i].sitting_out and not self.seats[i].leaving
+            and self.seats[i].stack >= stake
+        )
+        for i, s in enumerate(self.seats):
+            s.in_round = i in tied
+            s.folded = False
+        self.dead = amount
+        self.tied = tied
+        self.stake = stake
+        self._emit(SvaraOpened(amount, tied, stake, can_join))
+        if can_join:
+            self.phase = Phase.SVARA_JOIN
+            self.pending = set(can_join)
+        else:
+            self._close_svara()
+
+    def _join_svara(self, seat: int) -> None:
+        self.pending.discard(seat)
+        me = self.seats[seat]
+        me.in_round = True
+        self.dead += self.stake
+        self._move(seat, -self.stake, "svara_join")
+        self._emit(SvaraJoined(seat, self.stake))
+        if not self.pending:
+            self._close_svara()
+
+    def _close_svara(self) -> None:
+        self.pending.clear()
+        players = [i for i in self.order_after(self.dealer) if self.in_play(i)]
+        self._emit(SvaraClosed(tuple(players)))
+        for s in self.seats:
+            if s.folded:
+                s.in_round = False
+        if len(players) >= 2:
+            self.to_act = None
+            self._begin_round()
+            return
+        # Nobody left to play it against: one player takes the pot; if every tied
+        # player left, the tied players share it as in the split variant.
+        winners = tuple(players) or self.tied
+        pot = Pot(self.dead, winners)
+        self.dead = 0
+        self._pay(0, pot, winners, None)
+        self._next_svara_or_end()
+
+    # ----------------------------------------------------------------- result
+
+    def result(self) -> dict[str, Any]:
+        """After the hand: final stacks, timeouts in a row, who leaves, who deals next."""
+        return {
+            "stacks": self.stacks,
+            "timeouts": {s.player: s.timeouts for s in self.seats},
+            "leaving": [s.player for s in self.seats if s.leaving],
+            "dealer_keeps_deal": self.dealer_keeps,
+            "net": {
+                s.player: s.stack - st.stack
+                for s, st in zip(self.seats, self._start, strict=True)
+            },
+        }
+
+    # ----------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, losslessly; `from_json` restores an equal hand."""
+        return {
+            "start": self.start_json(),
+            "phase": self.phase.value,
+            "round_no": self.round_no,
+            "commitments": list(self.commitments),
+            "dead": self.dead,
+            "queued": [[a, list(t)] for a, t in self.queued],
+            "to_act": self.to_act,
+            "need": sorted(self.need),
+            "opened": self.opened,
+            "last_blind": self.last_blind,
+            "blind_seat": self.blind_seat,
+            "first_blind_seat": self.first_blind_seat,
+            "stake": self.stake,
+            "tied": list(self.tied),
+            "pending": sorted(self.pending),
+            "dealer_keeps": self.dealer_keeps,
+            "seats": [
+                {**{f: getattr(s, f) for f in _SEAT_FIELDS},
+                 "cards": format_hand(s.cards, ascii=True)}
+                for s in self.seats
+            ],
+            "actions": [a.to_json() for a in self.actions],
+            "events": [e.to_json() for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Hand:
+        start = data["start"]
+        hand = cls(Rules.from_json(start["rules"]), [SeatIn(**s) for s in start["seats"]],
+                   start["dealer"], bytes.fromhex(start["seed"]))
+        hand.phase = Phase(data["phase"])
+        hand.round_no = data["round_no"]
+        hand.deck = shuffled_deck(hand.seed, hand.round_no) if hand.round_no else ()
+        hand.commitments = list(data["commitments"])
+        hand.dead = data["dead"]
+        hand.queued = [(a, tuple(t)) for a, t in data["queued"]]
+        hand.to_act = data["to_act"]
+        hand.need = set(data["need"])
+        hand.opened = data["opened"]
+        hand.last_blind = data["last_blind"]
+        hand.blind_seat = data["blind_seat"]
+        hand.first_blind_seat = data["first_blind_seat"]
+        hand.stake = data["stake"]
+        hand.tied = tuple(data["tied"])
+        hand.pending = set(data["pending"])
+        hand.dealer_keeps = data["dealer_keeps"]
+        for s, d in zip(hand.seats, data["seats"], strict=True):
+            for f in _SEAT_FIELDS:
+                setattr(s, f, d[f])
+            s.cards = parse_hand(d["cards"]) if d["cards"] else ()
+        hand.actions = [Action.from_json(a) for a in data["actions"]]
+        hand.events = [_event_from_json(e) for e in data["events"]]
+        return hand
+
+
+def _event_from_json(data: dict[str, Any]) -> Event:
+    from engine.events import EVENT_TYPES
+
+    d = dict(data)
+    kind = d.pop("kind")
+    cls = EVENT_TYPES[kind]
+    for key, value in d.items():
+        if isinstance(value, list):
+            d[key] = tuple(value)
+        elif key == "cards" and isinstance(value, str):
+            d[key] = parse_hand(value)
+    return cls(**d)
