@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.actions import Act, Action
-from engine.cards import Card, format_hand, parse_hand
+from engine.cards import Card, format_hand
 from engine.deck import commitment, salt_for, shuffled_deck
 from engine.errors import (
     BadAction,
@@ -105,7 +105,7 @@ class _Seat:
     leaving: bool = False
 
 
-_SEAT_FIELDS = ("player", "stack", "sitting_out", "timeouts", "in_round", "folded",
+SEAT_FIELDS = ("player", "stack", "sitting_out", "timeouts", "in_round", "folded",
                 "committed", "blind", "leaving")
 
 
@@ -688,71 +688,12 @@ class Hand:
 
     def to_json(self) -> dict[str, Any]:
         """The whole state, losslessly; `from_json` restores an equal hand."""
-        return {
-            "start": self.start_json(),
-            "phase": self.phase.value,
-            "round_no": self.round_no,
-            "commitments": list(self.commitments),
-            "dead": self.dead,
-            "queued": [[a, list(t)] for a, t in self.queued],
-            "to_act": self.to_act,
-            "need": sorted(self.need),
-            "opened": self.opened,
-            "last_blind": self.last_blind,
-            "blind_seat": self.blind_seat,
-            "first_blind_seat": self.first_blind_seat,
-            "stake": self.stake,
-            "tied": list(self.tied),
-            "pending": sorted(self.pending),
-            "dealer_keeps": self.dealer_keeps,
-            "seats": [
-                {**{f: getattr(s, f) for f in _SEAT_FIELDS},
-                 "cards": format_hand(s.cards, ascii=True)}
-                for s in self.seats
-            ],
-            "actions": [a.to_json() for a in self.actions],
-            "events": [e.to_json() for e in self.events],
-        }
+        from engine.snapshot import hand_to_json
+
+        return hand_to_json(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Hand:
-        start = data["start"]
-        hand = cls(Rules.from_json(start["rules"]), [SeatIn(**s) for s in start["seats"]],
-                   start["dealer"], bytes.fromhex(start["seed"]))
-        hand.phase = Phase(data["phase"])
-        hand.round_no = data["round_no"]
-        hand.deck = shuffled_deck(hand.seed, hand.round_no) if hand.round_no else ()
-        hand.commitments = list(data["commitments"])
-        hand.dead = data["dead"]
-        hand.queued = [(a, tuple(t)) for a, t in data["queued"]]
-        hand.to_act = data["to_act"]
-        hand.need = set(data["need"])
-        hand.opened = data["opened"]
-        hand.last_blind = data["last_blind"]
-        hand.blind_seat = data["blind_seat"]
-        hand.first_blind_seat = data["first_blind_seat"]
-        hand.stake = data["stake"]
-        hand.tied = tuple(data["tied"])
-        hand.pending = set(data["pending"])
-        hand.dealer_keeps = data["dealer_keeps"]
-        for s, d in zip(hand.seats, data["seats"], strict=True):
-            for f in _SEAT_FIELDS:
-                setattr(s, f, d[f])
-            s.cards = parse_hand(d["cards"]) if d["cards"] else ()
-        hand.actions = [Action.from_json(a) for a in data["actions"]]
-        hand.events = [_event_from_json(e) for e in data["events"]]
-        return hand
+        from engine.snapshot import hand_from_json
 
-
-def _event_from_json(data: dict[str, Any]) -> Event:
-    from engine.events import EVENT_TYPES
-
-    d = dict(data)
-    kind = d.pop("kind")
-    cls = EVENT_TYPES[kind]
-    for key, value in d.items():
-        if isinstance(value, list):
-            d[key] = tuple(value)
-        elif key == "cards" and isinstance(value, str):
-            d[key] = parse_hand(value)
-    return cls(**d)
+        return hand_from_json(data)
