@@ -1,0 +1,229 @@
+"""The bot's configuration, read once from the environment and a ``.env`` file.
+
+``Settings`` is built in ``bot.__main__`` and handed to whatever needs it; nothing
+imports a shared instance. Every variable is ``SVARA_`` plus the field name in
+capitals (``SVARA_BOT_TOKEN``, ``SVARA_TURN_TIMEOUT`` ...). The webhook port also
+honours a bare ``PORT``, which hosting platforms set for the process.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_PREFIX = "SVARA_"
+DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
+DEFAULT_WEBHOOK_PORT = 8443
+
+# BotFather tokens: the bot's numeric id, a colon, then 35 URL-safe characters.
+# The tail length is given some slack so a future change of length is not refused.
+TOKEN_SHAPE = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,64}")
+# Telegram's rule for the secret_token of setWebhook.
+WEBHOOK_SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+def looks_like_token(value: str) -> bool:
+    """Tell whether ``value`` has the shape of a bot token from @BotFather."""
+    return value.isascii() and TOKEN_SHAPE.fullmatch(value) is not None
+
+
+def _http_url(value: str, setting: str) -> str:
+    if not value.startswith(("http://", "https://")) or len(value) <= len("https://"):
+        raise ValueError(f"{setting} must be an http:// or https:// address")
+    return value
+
+
+class Settings(BaseSettings):
+    """Everything the bot can be told from outside: token, server, storage, timers, rules."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        # Errors must never repeat what was typed: the token could be in there.
+        hide_input_in_errors=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
+
+    bot_token: SecretStr | None = Field(
+        default=None, description="The token @BotFather gave for this bot."
+    )
+    api_base_url: str = Field(
+        default=DEFAULT_API_BASE_URL,
+        description="Bot API endpoint; the token and method name are appended.",
+    )
+    api_base_file_url: str | None = Field(
+        default=None,
+        description="File download endpoint; derived from api_base_url when unset.",
+    )
+    database: Path = Field(default=Path("svara.sqlite3"), description="SQLite ledger file.")
+
+    webhook_url: str | None = Field(
+        default=None, description="Public https address; when set the bot serves a webhook."
+    )
+    webhook_listen: str = Field(default="0.0.0.0", description="Address the webhook binds to.")
+    webhook_port: int = Field(
+        default=DEFAULT_WEBHOOK_PORT,
+        ge=1,
+        le=65535,
+        validation_alias=AliasChoices(f"{ENV_PREFIX}WEBHOOK_PORT", "PORT"),
+        description="Port the webhook listens on.",
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="Secret Telegram sends back with every webhook call."
+    )
+
+    turn_timeout: float = Field(default=45, gt=0, description="Seconds a player has to act.")
+    blind_timeout: float = Field(
+        default=20, gt=0, description="Seconds a player has to decide on playing blind."
+    )
+    svara_join_timeout: float = Field(
+        default=30, gt=0, description="Seconds to buy into a svara (tie) re-deal."
+    )
+    next_hand_delay: float = Field(
+        default=5, ge=0, description="Seconds between the end of a hand and the next deal."
+    )
+    lobby_autostart: float = Field(
+        default=0,
+        ge=0,
+        description="Seconds after which a lobby with enough players starts; 0 = never.",
+    )
+
+    starting_chips: int = Field(default=1000, gt=0, description="Chips a new player gets.")
+    default_ante: int = Field(default=10, gt=0, description="Ante of a new table.")
+    rate_limit: bool = Field(default=True, description="Throttle calls to stay under limits.")
+    log_level: LogLevel = Field(default="INFO", description="Logging threshold.")
+
+    @field_validator("bot_token", mode="after")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        token = value.get_secret_value().strip()
+        if not token:
+            return None  # an empty SVARA_BOT_TOKEN= line means "not set"
+        if not looks_like_token(token):
+            raise ValueError(
+                "does not look like a bot token (digits, a colon, then about 35 letters,"
+                " digits, '-' or '_')"
+            )
+        return SecretStr(token)
+
+    @field_validator("webhook_secret", mode="after")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        if WEBHOOK_SECRET_SHAPE.fullmatch(value.get_secret_value()) is None:
+            raise ValueError("must be 1-256 characters of A-Z, a-z, 0-9, '_' or '-'")
+        return value
+
+    @field_validator("api_base_url", mode="after")
+    @classmethod
+    def _api_base_url(cls, value: str) -> str:
+        return _http_url(value.strip(), "the API base URL")
+
+    @field_validator("api_base_file_url", mode="after")
+    @classmethod
+    def _api_base_file_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return _http_url(value.strip(), "the API file URL")
+
+    @field_validator("webhook_url", mode="after")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return _http_url(value.strip(), "the webhook URL")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _log_level_upper(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.default_ante > self.starting_chips:
+            raise ValueError(
+                f"the default ante ({self.default_ante}) is more than the starting chips"
+                f" ({self.starting_chips})"
+            )
+        return self
+
+    @classmethod
+    def from_env(cls, env_file: Path | None = Path(".env")) -> Settings:
+        """Read the environment and ``env_file`` (None: the environment only)."""
+        return cls(_env_file=env_file)  # type: ignore[call-arg]
+
+    @property
+    def file_url(self) -> str:
+        """The file download endpoint: ``api_base_file_url`` or derived from ``api_base_url``."""
+        return self.api_base_file_url or derive_file_url(self.api_base_url)
+
+    def token(self) -> str:
+        """The bot token in clear; raise ``LookupError`` when none is configured."""
+        if self.bot_token is None:
+            raise LookupError(f"{ENV_PREFIX}BOT_TOKEN is not set")
+        return self.bot_token.get_secret_value()
+
+    @property
+    def uses_webhook(self) -> bool:
+        """Whether updates come by webhook (else by long polling)."""
+        return self.webhook_url is not None
+
+
+def derive_file_url(api_base_url: str) -> str:
+    """The file endpoint that goes with a Bot API endpoint.
+
+    ``https://api.telegram.org/bot`` serves files at ``https://api.telegram.org/file/bot``;
+    a self-hosted server or the local stand-in follow the same layout.
+    """
+    base = api_base_url.rstrip("/")
+    if base.endswith("/bot"):
+        return base[: -len("bot")] + "file/bot"
+    return base + "/file/bot"
+
+
+def env_name(field: str) -> str:
+    """The environment variable that sets ``field``."""
+    return f"{ENV_PREFIX}{field.upper()}"
+
+
+_ALIASED = {f"{ENV_PREFIX}WEBHOOK_PORT": "webhook_port", "PORT": "webhook_port"}
+
+
+def describe_errors(error: ValidationError) -> list[str]:
+    """One readable line per problem, naming the variable and never its value."""
+    lines = []
+    for problem in error.errors(include_input=False, include_url=False):
+        location = problem.get("loc") or ()
+        field = str(location[0]) if location else ""
+        field = _ALIASED.get(field.upper(), field)  # reported under its variable name
+        message = str(problem.get("msg", "is not valid"))
+        message = message.removeprefix("Value error, ")
+        if field == "webhook_port":
+            lines.append(f"{env_name(field)} (or PORT): {message}")
+        elif field in Settings.model_fields:
+            lines.append(f"{env_name(field)}: {message}")
+        elif field:
+            lines.append(f"{field}: {message}")
+        else:
+            lines.append(message)
+    return lines
