@@ -1,0 +1,242 @@
+"""Methods that send, edit and delete messages."""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from typing import Any
+
+from bot.sandbox.api_common import Ctx, Handler, chat_for, message_for, reply_for, thread_for
+from bot.sandbox.errors import (
+    CAPTION_TOO_LONG,
+    DELETE_NOT_FOUND,
+    EDIT_NOT_FOUND,
+    NOT_MODIFIED,
+    ApiError,
+    bad_request,
+)
+from bot.sandbox.markup import validate_markup
+from bot.sandbox.models import FileRecord, MessageRecord
+from bot.sandbox.text import MAX_CAPTION, prepare_text
+
+_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+
+
+def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
+    value = ctx.params.raw(name)
+    return value if isinstance(value, list) else None
+
+
+async def send_message(ctx: Ctx) -> Any:
+    """sendMessage."""
+    chat = chat_for(ctx)
+    thread_id = thread_for(ctx, chat)
+    reply_to = reply_for(ctx, chat)
+    parsed = prepare_text(
+        ctx.params.get_str("text"),
+        ctx.params.get_str("parse_mode"),
+        _entities(ctx, "entities"),
+        strict_entities=ctx.world.strict_html_entities,
+    )
+    markup = validate_markup(ctx.params.raw("reply_markup"))
+    message = ctx.world.store(
+        chat,
+        ctx.world.bot,
+        text=parsed.text,
+        entities=parsed.entities,
+        reply_markup=markup,
+        thread_id=thread_id,
+        reply_to=reply_to,
+    )
+    return message.to_json()
+
+
+def _photo_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG; other formats get a plausible square."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    return 320, 320
+
+
+async def send_photo(ctx: Ctx) -> Any:
+    """sendPhoto: an upload is stored as bytes; a known file_id is reused."""
+    chat = chat_for(ctx)
+    thread_id = thread_for(ctx, chat)
+    reply_to = reply_for(ctx, chat)
+    photo = _photo_from(ctx)
+    parsed = prepare_text(
+        ctx.params.get_str("caption"),
+        ctx.params.get_str("parse_mode"),
+        _entities(ctx, "caption_entities"),
+        limit=MAX_CAPTION,
+        too_long=CAPTION_TOO_LONG,
+        allow_empty=True,
+        strict_entities=ctx.world.strict_html_entities,
+    )
+    markup = validate_markup(ctx.params.raw("reply_markup"))
+    message = ctx.world.store(
+        chat,
+        ctx.world.bot,
+        text=None,
+        entities=parsed.entities,
+        reply_markup=markup,
+        thread_id=thread_id,
+        reply_to=reply_to,
+    )
+    message.photo = photo
+    message.caption = parsed.text or None
+    return message.to_json()
+
+
+def _photo_from(ctx: Ctx) -> FileRecord:
+    files = ctx.world.files
+    ref = ctx.params.get_str("photo")
+    upload = ctx.params.uploads.get("photo")
+    if ref and ref.startswith("attach://"):
+        upload = ctx.params.uploads.get(ref.removeprefix("attach://"))
+    if upload is not None:
+        digest = hashlib.sha1(upload.data).hexdigest()[:16]
+        width, height = _photo_size(upload.data)
+        record = FileRecord(
+            file_id=f"AgAC{digest}{len(files)}",
+            file_unique_id=f"AQAD{digest}",
+            data=upload.data,
+            path=f"photos/file_{len(files)}.jpg",
+            width=width,
+            height=height,
+        )
+        files[record.file_id] = record
+        return record
+    if ref and ref in files:
+        return files[ref]
+    if ref and ref.lower().startswith(("http://", "https://")):
+        # Telegram would fetch the URL; the stand-in keeps the address as the content.
+        record = FileRecord(f"AgACurl{len(files)}", f"AQADurl{len(files)}", ref.encode(), "")
+        files[record.file_id] = record
+        return record
+    if not ref:
+        raise bad_request("there is no photo in the request")
+    raise bad_request("wrong file identifier/HTTP URL specified")
+
+
+def _editable(ctx: Ctx, message: MessageRecord) -> None:
+    if message.sender is not ctx.world.bot:
+        raise bad_request("message can't be edited")
+
+
+async def edit_message_text(ctx: Ctx) -> Any:
+    """editMessageText; leaving out reply_markup removes the keyboard, as Telegram does."""
+    chat = chat_for(ctx)
+    message = message_for(ctx, chat, EDIT_NOT_FOUND)
+    _editable(ctx, message)
+    if message.text is None:
+        raise bad_request("there is no text in the message to edit")
+    parsed = prepare_text(
+        ctx.params.get_str("text"),
+        ctx.params.get_str("parse_mode"),
+        _entities(ctx, "entities"),
+        strict_entities=ctx.world.strict_html_entities,
+    )
+    markup = validate_markup(ctx.params.raw("reply_markup"))
+    if (
+        parsed.text == message.text
+        and parsed.entities == message.entities
+        and _same_markup(markup, message.reply_markup)
+    ):
+        raise ApiError(400, NOT_MODIFIED)
+    message.history.append(message.text)
+    message.text = parsed.text
+    message.entities = parsed.entities
+    message.reply_markup = markup
+    message.edit_date = int(ctx.world.wall())
+    ctx.world.touch()
+    return message.to_json()
+
+
+async def edit_message_reply_markup(ctx: Ctx) -> Any:
+    """editMessageReplyMarkup; without reply_markup the keyboard is removed."""
+    chat = chat_for(ctx)
+    message = message_for(ctx, chat, EDIT_NOT_FOUND)
+    _editable(ctx, message)
+    markup = validate_markup(ctx.params.raw("reply_markup"))
+    if _same_markup(markup, message.reply_markup):
+        raise ApiError(400, NOT_MODIFIED)
+    message.reply_markup = markup
+    message.edit_date = int(ctx.world.wall())
+    ctx.world.touch()
+    return message.to_json()
+
+
+def _same_markup(new: dict[str, Any] | None, old: dict[str, Any] | None) -> bool:
+    def rows(markup: dict[str, Any] | None) -> Any:
+        return (markup or {}).get("inline_keyboard") or []
+
+    return bool(rows(new) == rows(old))
+
+
+def _deletable(ctx: Ctx, message: MessageRecord) -> bool:
+    chat = message.chat
+    if message.service.get("forum_topic_created"):
+        return False
+    if chat.type == "private" or message.sender is ctx.world.bot:
+        return True
+    return chat.bot_status == "administrator"
+
+
+async def delete_message(ctx: Ctx) -> Any:
+    """deleteMessage: the bot's own messages, anything in private, anything as group admin."""
+    chat = chat_for(ctx, writing=False)
+    message = message_for(ctx, chat, DELETE_NOT_FOUND)
+    if not _deletable(ctx, message):
+        raise bad_request("message can't be deleted")
+    message.deleted = True
+    ctx.world.touch()
+    return True
+
+
+async def delete_messages(ctx: Ctx) -> Any:
+    """deleteMessages: 1-100 ids; missing or undeletable ones are skipped."""
+    chat = chat_for(ctx, writing=False)
+    ids = ctx.params.raw("message_ids")
+    if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+        raise bad_request("message_ids is invalid" if ids else "message_ids is empty")
+    for message_id in ids:
+        message = ctx.world.find_message(chat, int(message_id))
+        if message is not None and _deletable(ctx, message):
+            message.deleted = True
+    ctx.world.touch()
+    return True
+
+
+async def send_chat_action(ctx: Ctx) -> Any:
+    """sendChatAction."""
+    chat_for(ctx)
+    if ctx.params.get_str("action") not in _ACTIONS:
+        raise bad_request("wrong parameter action in request")
+    return True
+
+
+HANDLERS: dict[str, Handler] = {
+    "sendmessage": send_message,
+    "sendphoto": send_photo,
+    "editmessagetext": edit_message_text,
+    "editmessagereplymarkup": edit_message_reply_markup,
+    "deletemessage": delete_message,
+    "deletemessages": delete_messages,
+    "sendchataction": send_chat_action,
+}

@@ -1,0 +1,143 @@
+"""Flood control like Telegram's: per private chat, per group, and for the whole bot."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class FloodMode(StrEnum):
+    """What the stand-in does when the bot sends too fast."""
+
+    RECORD = "record"  # let it through and remember the violation (tests never sleep)
+    ENFORCE = "enforce"  # answer 429 with retry_after, as Telegram does
+    OFF = "off"
+
+
+# Methods that put or change a message in a chat; edits count against limits in practice.
+FLOOD_METHODS = frozenset(
+    {
+        "sendmessage",
+        "sendphoto",
+        "senddocument",
+        "sendanimation",
+        "sendsticker",
+        "sendmediagroup",
+        "sendpoll",
+        "senddice",
+        "copymessage",
+        "forwardmessage",
+        "editmessagetext",
+        "editmessagecaption",
+        "editmessagereplymarkup",
+        "editmessagemedia",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FloodRules:
+    """The limits; defaults follow the Bots FAQ."""
+
+    private_per_second: float = 1.0
+    private_burst: int = 3  # short bursts pass in a private chat
+    group_per_minute: int = 20
+    global_per_second: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class FloodViolation:
+    """One call that broke a limit."""
+
+    rule: str  # "private" | "group" | "global"
+    chat_id: int
+    method: str
+    retry_after: int
+    at: float
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+@dataclass(slots=True)
+class FloodControl:
+    """Counts sends per chat and overall and judges each new one."""
+
+    clock: Callable[[], float]
+    mode: FloodMode = FloodMode.RECORD
+    rules: FloodRules = field(default_factory=FloodRules)
+    violations: list[FloodViolation] = field(default_factory=list)
+    _private: dict[int, _Bucket] = field(default_factory=dict)
+    _groups: dict[int, deque[float]] = field(default_factory=dict)
+    _global: deque[float] = field(default_factory=deque)
+
+    def reset(self) -> None:
+        """Forget all counters and violations."""
+        self._private.clear()
+        self._groups.clear()
+        self._global.clear()
+        self.violations.clear()
+
+    def check(self, method: str, chat_id: int, private: bool) -> FloodViolation | None:
+        """Count one send; return the violation if it broke a limit.
+
+        In enforce mode a violating send is not counted, since Telegram rejected it.
+        """
+        if self.mode is FloodMode.OFF:
+            return None
+        now = self.clock()
+        violation = self._judge(method, chat_id, private, now)
+        if violation is not None:
+            self.violations.append(violation)
+            if self.mode is FloodMode.ENFORCE:
+                return violation
+        self._count(chat_id, private, now)
+        return violation
+
+    def _judge(self, method: str, chat_id: int, private: bool, now: float) -> FloodViolation | None:
+        window = self._global
+        while window and window[0] <= now - 1.0:
+            window.popleft()
+        if len(window) >= self.rules.global_per_second:
+            wait = window[0] + 1.0 - now
+            return FloodViolation("global", chat_id, method, _seconds(wait), now)
+        if private:
+            bucket = self._refill(chat_id, now)
+            if bucket.tokens < 1.0:
+                wait = (1.0 - bucket.tokens) / self.rules.private_per_second
+                return FloodViolation("private", chat_id, method, _seconds(wait), now)
+            return None
+        sent = self._groups.setdefault(chat_id, deque())
+        while sent and sent[0] <= now - 60.0:
+            sent.popleft()
+        if len(sent) >= self.rules.group_per_minute:
+            wait = sent[0] + 60.0 - now
+            return FloodViolation("group", chat_id, method, _seconds(wait), now)
+        return None
+
+    def _refill(self, chat_id: int, now: float) -> _Bucket:
+        burst = float(self.rules.private_burst)
+        bucket = self._private.setdefault(chat_id, _Bucket(tokens=burst, stamp=now))
+        gained = (now - bucket.stamp) * self.rules.private_per_second
+        bucket.tokens = min(burst, bucket.tokens + gained)
+        bucket.stamp = now
+        return bucket
+
+    def _count(self, chat_id: int, private: bool, now: float) -> None:
+        self._global.append(now)
+        if private:
+            bucket = self._refill(chat_id, now)
+            bucket.tokens -= 1.0  # may go negative in record mode: debt is remembered
+        else:
+            self._groups.setdefault(chat_id, deque()).append(now)
+
+
+def _seconds(wait: float) -> int:
+    """Telegram's retry_after is whole seconds and at least one."""
+    return max(1, math.ceil(wait))

@@ -1,0 +1,199 @@
+"""Simulated Telegram users: they type, press buttons, start and block the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlsplit
+
+from bot.sandbox.errors import SandboxError
+from bot.sandbox.models import CallbackAnswer, CallbackRecord, ChatRecord, MessageRecord, UserRecord
+from bot.sandbox.text import detect_entities
+
+if TYPE_CHECKING:
+    from bot.sandbox.world import World
+
+_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Press:
+    """A button press; await `answer()` for what the bot told the presser."""
+
+    def __init__(self, query: CallbackRecord) -> None:
+        self.query = query
+
+    @property
+    def data(self) -> str:
+        """The callback_data the bot received."""
+        return self.query.data
+
+    @property
+    def answered(self) -> bool:
+        """Whether answerCallbackQuery was called for this press."""
+        return self.query.answer is not None
+
+    # A plain timeout argument reads best in tests: `await press.answer(timeout=1)`.
+    async def answer(self, timeout: float = 2.0) -> CallbackAnswer:  # noqa: ASYNC109
+        """Wait for answerCallbackQuery and return what it said."""
+        try:
+            await asyncio.wait_for(self.query.answered.wait(), timeout)
+        except TimeoutError:
+            raise SandboxError(
+                f"the bot did not answer the press of {self.data!r} within {timeout}s"
+            ) from None
+        assert self.query.answer is not None
+        return self.query.answer
+
+
+class Player:
+    """A person in the simulated Telegram, driven by a test."""
+
+    def __init__(self, world: World, record: UserRecord) -> None:
+        self.world = world
+        self.record = record
+
+    @property
+    def id(self) -> int:
+        """The user id (also the id of their private chat with the bot)."""
+        return self.record.id
+
+    @property
+    def name(self) -> str:
+        """The first name."""
+        return self.record.first_name
+
+    @property
+    def dm(self) -> ChatRecord:
+        """The private chat with the bot."""
+        return self.world.private_chat(self.record)
+
+    @property
+    def inbox(self) -> list[MessageRecord]:
+        """What the bot has sent this user privately (not deleted), oldest first."""
+        return self.dm.bot_messages()
+
+    @property
+    def last_dm(self) -> MessageRecord:
+        """The newest private message from the bot."""
+        return self.dm.last_bot_message
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name} id={self.id}>"
+
+    async def send(
+        self,
+        chat: ChatRecord,
+        text: str,
+        *,
+        reply_to: MessageRecord | None = None,
+        topic: str | int | None = None,
+    ) -> MessageRecord:
+        """Type `text` into `chat`; commands and mentions get their entities."""
+        self._check_can_write(chat)
+        thread_id = self._thread(chat, topic, reply_to)
+        if reply_to is not None and (reply_to.chat is not chat or reply_to.deleted):
+            raise SandboxError(f"{self.name} cannot reply to {reply_to!r} from {chat.describe()}")
+        if reply_to is None and thread_id is not None:
+            # Telegram shows a message in a topic as a reply to the topic's first message.
+            reply_to = self.world.find_message(chat, thread_id)
+        message = self.world.store(
+            chat,
+            self.record,
+            text=text,
+            entities=detect_entities(text),
+            thread_id=thread_id,
+            reply_to=reply_to,
+        )
+        self.world.deliver(message)
+        await asyncio.sleep(0)
+        return message
+
+    async def start_bot(self, payload: str | None = None) -> MessageRecord:
+        """Press START in the private chat (or follow a deep link with `payload`).
+
+        A blocked bot is unblocked first, which Telegram reports as a my_chat_member update.
+        """
+        if payload is not None and not _PAYLOAD.fullmatch(payload):
+            raise SandboxError(
+                f"deep-link payload {payload!r} is invalid: Telegram allows 1-64 of A-Z a-z 0-9 _ -"
+            )
+        chat = self.dm
+        if self.record.blocked:
+            self.record.blocked = False
+            self.world.push_member_change(chat, self.record, "kicked", "member")
+        self.record.started = True
+        text = "/start" if payload is None else f"/start {payload}"
+        message = self.world.store(chat, self.record, text=text, entities=detect_entities(text))
+        self.world.deliver(message)
+        await asyncio.sleep(0)
+        return message
+
+    async def open_link(self, url: str) -> MessageRecord:
+        """Follow a t.me link to the bot, as from a button or a callback answer's url."""
+        parts = urlsplit(url if "://" in url else f"https://{url}")
+        bot = (self.world.bot.username or "").lower()
+        if parts.netloc not in ("t.me", "telegram.me") or parts.path.strip("/").lower() != bot:
+            raise SandboxError(f"{url!r} is not a link to @{self.world.bot.username}")
+        start = parse_qs(parts.query).get("start")
+        return await self.start_bot(start[0] if start else None)
+
+    def block_bot(self) -> None:
+        """Block the bot: its messages to this user now fail with 403."""
+        if not self.record.blocked:
+            self.record.blocked = True
+            self.world.push_member_change(self.dm, self.record, "member", "kicked")
+
+    async def press(self, message: MessageRecord, label: str) -> Press:
+        """Press the inline button labelled `label` on the message as it is now."""
+        current = self._visible(message)
+        button = current.button(label)
+        data = button.get("callback_data")
+        if data is None:
+            kind = next((k for k in button if k != "text"), "nothing")
+            raise SandboxError(
+                f"button {label!r} has no callback_data (it is a {kind} button);"
+                " use open_link() for URL buttons"
+            )
+        return await self.press_data(current, str(data))
+
+    async def press_data(self, message: MessageRecord, data: str) -> Press:
+        """Send a press with arbitrary callback data, as a client with a stale keyboard may."""
+        current = self._visible(message)
+        query = self.world.new_query(self.record, current, data)
+        await asyncio.sleep(0)
+        return Press(query)
+
+    def _visible(self, message: MessageRecord) -> MessageRecord:
+        chat = message.chat
+        current = self.world.find_message(chat, message.message_id)
+        if current is None:
+            raise SandboxError(f"{self.name} cannot press on deleted message {message!r}")
+        if chat.type == "private" and chat.id != self.id:
+            raise SandboxError(f"{self.name} cannot see {chat.describe()}")
+        if chat.is_group and self.id not in chat.members:
+            raise SandboxError(f"{self.name} is not a member of {chat.describe()}")
+        return current
+
+    def _check_can_write(self, chat: ChatRecord) -> None:
+        if chat.type == "private":
+            if chat.id != self.id:
+                raise SandboxError(f"{self.name} cannot write in {chat.describe()}")
+            if not self.record.started or self.record.blocked:
+                raise SandboxError(
+                    f"{self.name} must start the bot first: await {self.name.lower()}.start_bot()"
+                )
+        elif self.id not in chat.members:
+            raise SandboxError(f"{self.name} is not a member of {chat.describe()}")
+
+    def _thread(
+        self, chat: ChatRecord, topic: str | int | None, reply_to: MessageRecord | None
+    ) -> int | None:
+        if topic is None:
+            return reply_to.thread_id if reply_to is not None else None
+        if not chat.is_forum:
+            raise SandboxError(f"{chat.describe()} has no topics")
+        thread_id = chat.topic(topic) if isinstance(topic, str) else topic
+        if thread_id not in chat.topics:
+            raise SandboxError(f"{chat.describe()} has no topic {topic!r}")
+        return thread_id

@@ -1,0 +1,335 @@
+"""The simulated Telegram: accounts, chats, messages, callback queries and the bot's updates."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.sandbox.errors import SandboxError
+from bot.sandbox.models import (
+    JSON,
+    CallbackAnswer,
+    CallbackRecord,
+    ChatRecord,
+    FileRecord,
+    MessageRecord,
+    UserRecord,
+)
+from bot.sandbox.players import Player
+from bot.sandbox.text import command_target, entity_text
+from bot.sandbox.updates import UpdateQueue
+
+DEFAULT_TOKEN = "123456789:SANDBOX-token_for-tests"
+
+__all__ = ["DEFAULT_TOKEN", "CallbackAnswer", "CallbackRecord", "World"]
+
+
+class World:
+    """Everything the stand-in knows; tests build it up with users and groups."""
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "svara_test_bot",
+        bot_name: str = "Svara",
+        privacy_mode: bool = True,
+        callback_timeout: float = 15.0,
+        strict_html_entities: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.token = token
+        bot_id = int(token.split(":", 1)[0])
+        self.bot = UserRecord(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
+        self.privacy_mode = privacy_mode
+        self.callback_timeout = callback_timeout
+        self.strict_html_entities = strict_html_entities
+        self.clock = clock
+        self.wall = wall
+        self.users: dict[int, UserRecord] = {}
+        self.chats: dict[int, ChatRecord] = {}
+        self.files: dict[str, FileRecord] = {}
+        self.queries: dict[str, CallbackRecord] = {}
+        self.commands: dict[str, list[JSON]] = {}  # scope and language -> commands
+        self.updates = UpdateQueue(on_change=self.touch)
+        self._user_ids = itertools.count(7_000_001)
+        self._group_ids = itertools.count(4_100_000_001)
+        self._query_ids = itertools.count(880_000_000_001)
+        self._in_flight = 0
+        self._last_activity = 0.0
+
+    # -- building the world -------------------------------------------------------------
+
+    def user(
+        self,
+        first_name: str,
+        *,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "en",
+    ) -> Player:
+        """Create a Telegram user; they have not started the bot yet."""
+        record = UserRecord(
+            id=next(self._user_ids),
+            first_name=first_name,
+            last_name=last_name,
+            username=username,
+            language_code=language_code,
+        )
+        self.users[record.id] = record
+        return Player(self, record)
+
+    def group(
+        self,
+        title: str,
+        members: Iterable[Player] = (),
+        admins: Iterable[Player] = (),
+        *,
+        bot_admin: bool = False,
+    ) -> ChatRecord:
+        """A basic group with the bot in it; the first admin (or member) is its creator."""
+        chat = ChatRecord(id=-next(self._group_ids), type="group", title=title)
+        return self._populate(chat, members, admins, bot_admin)
+
+    def supergroup(
+        self,
+        title: str,
+        members: Iterable[Player] = (),
+        admins: Iterable[Player] = (),
+        *,
+        forum: bool = False,
+        topics: Iterable[str] = (),
+        username: str | None = None,
+        bot_admin: bool = False,
+    ) -> ChatRecord:
+        """A supergroup with the bot in it; with `forum`, `topics` are created in order."""
+        chat_id = -(1_000_000_000_000 + next(self._group_ids))
+        chat = ChatRecord(
+            id=chat_id, type="supergroup", title=title, username=username, is_forum=forum
+        )
+        self._populate(chat, members, admins, bot_admin)
+        creator = next(iter(chat.members), None)
+        for name in topics:
+            self.create_topic(chat, name, self.users[creator] if creator else self.bot)
+        return chat
+
+    def _populate(
+        self, chat: ChatRecord, members: Iterable[Player], admins: Iterable[Player], bot_admin: bool
+    ) -> ChatRecord:
+        admin_list = list(admins)
+        for index, player in enumerate(admin_list):
+            chat.members[player.id] = "creator" if index == 0 else "administrator"
+        for player in members:
+            chat.members.setdefault(player.id, "creator" if not chat.members else "member")
+        chat.bot_status = "administrator" if bot_admin else "member"
+        self.chats[chat.id] = chat
+        return chat
+
+    def create_topic(self, chat: ChatRecord, name: str, creator: UserRecord) -> int:
+        """Open a forum topic; its thread id is the id of its service message."""
+        if not chat.is_forum:
+            raise SandboxError(f"{chat.describe()} is not a forum")
+        message = self.store(chat, creator, text=None)
+        message.service = {"forum_topic_created": {"name": name, "icon_color": 7322096}}
+        message.thread_id = message.message_id
+        chat.topics[message.message_id] = name
+        return message.message_id
+
+    def private_chat(self, user: UserRecord) -> ChatRecord:
+        """The private chat between `user` and the bot (its id is the user's id)."""
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = ChatRecord(id=user.id, type="private", user=user)
+            self.chats[user.id] = chat
+        return chat
+
+    # -- lookups used by the API --------------------------------------------------------
+
+    def find_chat(self, chat_id: int | str | None) -> ChatRecord | None:
+        """The chat with this id or @username, creating the private chat of a known user."""
+        if isinstance(chat_id, str):
+            if chat_id.startswith("@"):
+                name = chat_id[1:].lower()
+                for chat in self.chats.values():
+                    if chat.username and chat.username.lower() == name:
+                        return chat
+                return None
+            try:
+                chat_id = int(chat_id)
+            except ValueError:
+                return None
+        if chat_id is None:
+            return None
+        if chat_id in self.chats:
+            return self.chats[chat_id]
+        if chat_id in self.users:
+            return self.private_chat(self.users[chat_id])
+        return None
+
+    def find_message(self, chat: ChatRecord, message_id: int) -> MessageRecord | None:
+        """A message that exists and is not deleted."""
+        for message in chat.messages:
+            if message.message_id == message_id and not message.deleted:
+                return message
+        return None
+
+    # -- changing the world -------------------------------------------------------------
+
+    def store(
+        self,
+        chat: ChatRecord,
+        sender: UserRecord,
+        *,
+        text: str | None,
+        entities: list[JSON] | None = None,
+        reply_markup: JSON | None = None,
+        thread_id: int | None = None,
+        reply_to: MessageRecord | None = None,
+    ) -> MessageRecord:
+        """Append a message to a chat and give it the next id."""
+        message = MessageRecord(
+            chat=chat,
+            message_id=chat.next_message_id,
+            sender=sender,
+            date=int(self.wall()),
+            text=text,
+            entities=list(entities or []),
+            reply_markup=reply_markup,
+            thread_id=thread_id,
+            reply_to=reply_to,
+        )
+        chat.next_message_id += 1
+        chat.messages.append(message)
+        self.touch()
+        return message
+
+    def deliver(self, message: MessageRecord) -> bool:
+        """Queue a user's message as an update if the bot may see it (privacy mode)."""
+        if not self.bot_sees(message):
+            return False
+        return self.updates.push("message", message.to_json()) is not None
+
+    def bot_sees(self, message: MessageRecord) -> bool:
+        """Whether a group message reaches a bot in privacy mode.
+
+        Such a bot sees commands (not those addressed to another bot), mentions of it,
+        and replies to its own messages; an admin bot or one without privacy sees all.
+        """
+        chat = message.chat
+        if not chat.is_group or not self.privacy_mode or chat.bot_status == "administrator":
+            return True
+        if chat.bot_status in ("left", "kicked"):
+            return False
+        text = message.text or ""
+        me = (self.bot.username or "").lower()
+        for entity in message.entities:
+            if entity["type"] == "bot_command":
+                _, target = command_target(text, entity)
+                if target is None or target.lower() == me:
+                    return True
+            if entity["type"] == "mention" and entity_text(text, entity)[1:].lower() == me:
+                return True
+        return message.reply_to is not None and message.reply_to.sender.is_bot
+
+    def new_query(self, user: UserRecord, message: MessageRecord, data: str) -> CallbackRecord:
+        """Register a button press and queue its callback_query update."""
+        query = CallbackRecord(
+            id=str(next(self._query_ids)),
+            user=user,
+            message=message,
+            data=data,
+            created=self.clock(),
+        )
+        self.queries[query.id] = query
+        payload: JSON = {
+            "id": query.id,
+            "from": user.to_json(),
+            "message": message.to_json(),
+            "chat_instance": str(abs(message.chat.id) * 7 + 3),
+            "data": data,
+        }
+        self.updates.push("callback_query", payload)
+        return query
+
+    def push_member_change(self, chat: ChatRecord, user: UserRecord, old: str, new: str) -> None:
+        """Queue a my_chat_member update (the bot's status changed in `chat`)."""
+        payload: JSON = {
+            "chat": chat.to_json(),
+            "from": user.to_json(),
+            "date": int(self.wall()),
+            "old_chat_member": {"status": old, "user": self.bot.to_json()},
+            "new_chat_member": {"status": new, "user": self.bot.to_json()},
+        }
+        if new == "kicked":
+            payload["new_chat_member"]["until_date"] = 0
+        if old == "kicked":
+            payload["old_chat_member"]["until_date"] = 0
+        self.updates.push("my_chat_member", payload)
+
+    def unanswered_queries(self) -> list[CallbackRecord]:
+        """Presses the bot never answered."""
+        return [q for q in self.queries.values() if q.answer is None]
+
+    # -- activity and waiting -----------------------------------------------------------
+
+    def touch(self) -> None:
+        """Note that something happened (restarts the quiet period)."""
+        self._last_activity = asyncio.get_running_loop().time() if _loop_running() else 0.0
+
+    def begin_request(self) -> None:
+        """A bot request (other than a long poll) started."""
+        self._in_flight += 1
+        self.touch()
+
+    def end_request(self) -> None:
+        """A bot request finished."""
+        self._in_flight -= 1
+        self.touch()
+
+    def is_idle(self, quiet: float) -> bool:
+        """No pending updates, no requests in flight, and nothing happened for `quiet` s."""
+        if self.updates.pending or self._in_flight:
+            return False
+        return asyncio.get_running_loop().time() - self._last_activity >= quiet
+
+    # Tests read best with a plain timeout argument, hence the noqa on these two helpers.
+    async def wait_idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+        """Wait until the bot has gone quiet; a test error if it does not within `timeout`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.is_idle(quiet):
+            if loop.time() > deadline:
+                raise SandboxError(
+                    f"the bot did not go quiet within {timeout}s: {self.updates.pending} updates"
+                    f" pending, {self._in_flight} requests in flight"
+                )
+            await asyncio.sleep(0.01)
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], Any],
+        timeout: float = 5.0,  # noqa: ASYNC109
+        what: str = "condition",
+    ) -> Any:
+        """Wait until `predicate()` is truthy and return its value."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if loop.time() > deadline:
+                raise SandboxError(f"{what} did not become true within {timeout}s")
+            await asyncio.sleep(0.01)
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

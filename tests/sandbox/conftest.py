@@ -1,0 +1,5 @@
+"""The stand-in's own tests use its fixtures directly."""
+
+from bot.sandbox.pytest_plugin import tg
+
+__all__ = ["tg"]
