@@ -1,0 +1,104 @@
+"""Seats and the dealer button across hands (RULES.md §3.1, §3.2, §6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Act, Action, Rules
+from engine.table import AlreadySeated, BadBuyIn, HandRunning, Table, TableFull
+
+
+def table_of(*stacks: int, rules: Rules | None = None) -> Table:
+    table = Table(rules or Rules(blind=False))
+    for i, stack in enumerate(stacks):
+        table.sit(100 + i, stack)
+    return table
+
+
+def fold_round(table: Table, seed: bytes) -> int:
+    """Deal a hand where everybody folds to the dealer; returns the dealer's seat."""
+    hand = table.deal(seed)
+    while not hand.is_over:
+        legal = hand.legal()
+        assert legal is not None
+        hand.apply(Action(Act.FOLD, legal.seat))
+    table.settle(hand)
+    return hand.dealer
+
+
+def test_first_dealer_is_drawn_then_a_dealer_who_wins_unopposed_deals_again() -> None:
+    table = table_of(1000, 1000, 1000)
+    first = fold_round(table, b"one")
+    assert fold_round(table, b"two") == first
+
+
+def test_the_deal_passes_clockwise() -> None:
+    table = table_of(1000, 1000, 1000)
+    hand = table.deal(b"seed")
+    first = hand.dealer
+    hand.apply(Action(Act.RAISE, hand.to_act, 10))
+    while not hand.is_over:
+        legal = hand.legal()
+        assert legal is not None
+        hand.apply(Action(Act.CALL if legal.call else Act.FOLD, legal.seat))
+    table.settle(hand)
+    assert table.deal(b"next").dealer == (first + 1) % 3
+
+
+def test_two_timeouts_in_a_row_sit_a_player_out() -> None:
+    table = table_of(1000, 1000, 1000, rules=Rules())
+    hand = table.deal(b"x")
+    timed_out = hand.to_act
+    assert timed_out is not None
+    hand.apply(Action(Act.TIMEOUT, timed_out))  # no blind
+    hand.apply(Action(Act.TIMEOUT, timed_out))  # folds
+    while not hand.is_over:
+        legal = hand.legal()
+        assert legal is not None
+        hand.apply(Action(Act.FOLD, legal.seat))
+    table.settle(hand)
+    assert table.seats[timed_out].sitting_out
+    nxt = table.deal(b"y")
+    assert not nxt.in_play(timed_out)
+    table.set_away(table.seats[timed_out].player, False)
+    assert not table.seats[timed_out].sitting_out
+
+
+def test_a_leaver_is_removed_after_the_hand_with_his_stack() -> None:
+    table = table_of(1000, 1000, 1000)
+    hand = table.deal(b"z")
+    leaver = (hand.dealer + 2) % 3
+    hand.apply(Action(Act.LEAVE, leaver))
+    with pytest.raises(HandRunning):
+        table.stand(100)
+    while not hand.is_over:
+        legal = hand.legal()
+        assert legal is not None
+        hand.apply(Action(Act.FOLD, legal.seat))
+    gone = table.settle(hand)
+    assert gone == [(100 + leaver, 990)]
+    assert len(table.seats) == 2
+
+
+def test_seating_rules() -> None:
+    table = table_of(1000, 1000, rules=Rules(max_seats=2))
+    with pytest.raises(AlreadySeated):
+        table.sit(100, 10)
+    with pytest.raises(TableFull):
+        table.sit(200, 10)
+    assert table.top_up(100, 500, max_stack=2000) == 1500
+    with pytest.raises(BadBuyIn):
+        table.top_up(100, 600, max_stack=2000)
+    assert table.stand(101) == 1000
+
+
+def test_only_players_who_can_pay_the_ante_are_ready() -> None:
+    table = table_of(1000, 5)
+    assert not table.can_deal()
+
+
+def test_table_json_round_trip() -> None:
+    table = table_of(1000, 1000, 1000)
+    fold_round(table, b"j")
+    again = Table.from_json(table.to_json())
+    assert again.to_json() == table.to_json()
