@@ -1,0 +1,180 @@
+"""Command line: ``python -m bot`` runs the bot; ``audit`` and ``backup`` look after the ledger."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO, cast
+from urllib.parse import quote
+
+from pydantic import ValidationError
+
+from bot.settings import Settings, describe_errors, env_name
+
+log = logging.getLogger("bot")
+
+STORE_COMMANDS = frozenset({"audit", "backup"})
+EXIT_CONFIG = 2
+DEFAULT_ENV_FILE = Path(".env")
+HANDLER_NAME = "svara-bot"
+
+DESCRIPTION = "Deal the Bulgarian card game Svara in Telegram group chats."
+EPILOG = """\
+commands:
+  (none)                     run the bot (a webhook if SVARA_WEBHOOK_URL is set)
+  audit [--db PATH]          check that the chip ledger adds up
+  backup PATH [--db PATH]    copy the database safely while the bot runs
+
+Settings come from SVARA_* environment variables or a .env file in the current
+folder; .env.example lists them all.
+"""
+
+TOKEN_HELP = """\
+The bot needs its Telegram bot token to run.
+
+Get one from @BotFather in Telegram: send it /newbot, pick a name and a username
+for the bot, and it answers with the token (a number, a colon and about 35
+letters and digits).
+
+Put the token in the environment:
+    export {var}=<the token>
+or in a file named .env in the folder you start the bot from ({cwd}):
+    {var}=<the token>
+.env.example lists every other setting.
+"""
+
+TOKEN_MISSING = "No bot token is set ({var} is empty or missing)."
+TOKEN_MALFORMED = "The {var} that is set does not look like a bot token."
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command in ``argv`` (default: the process arguments); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in STORE_COMMANDS:
+        return _run_store_command(args)
+
+    parser = argparse.ArgumentParser(
+        prog="svara-bot",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        metavar="PATH",
+        help="read settings from this file as well as the environment (default: .env)",
+    )
+    options = parser.parse_args(args)
+    if options.env_file is not None and not options.env_file.is_file():
+        print(f"No settings file at {options.env_file}.", file=sys.stderr)
+        return EXIT_CONFIG
+
+    settings = load_settings(options.env_file or DEFAULT_ENV_FILE, sys.stderr)
+    if settings is None:
+        return EXIT_CONFIG
+
+    configure_logging(settings)
+    run = _load_runner()
+    try:
+        run(settings)
+    except KeyboardInterrupt:
+        log.info("stopped by keyboard interrupt")
+    return 0
+
+
+def load_settings(env_file: Path | None, err: TextIO) -> Settings | None:
+    """Build the settings, or explain on ``err`` what is wrong and return None."""
+    try:
+        settings = Settings.from_env(env_file)
+    except ValidationError as error:
+        problems = describe_errors(error)
+        token_var = env_name("bot_token")
+        if any(problem.startswith(f"{token_var}:") for problem in problems):
+            _explain_token(TOKEN_MALFORMED, err)
+            problems = [p for p in problems if not p.startswith(f"{token_var}:")]
+        if problems:
+            print("The bot's settings have problems:", file=err)
+            for problem in problems:
+                print(f"  {problem}", file=err)
+            print("Fix them in the environment or the .env file (see .env.example).", file=err)
+        return None
+    if settings.bot_token is None:
+        _explain_token(TOKEN_MISSING, err)
+        return None
+    return settings
+
+
+def _explain_token(headline: str, err: TextIO) -> None:
+    var = env_name("bot_token")
+    print(headline.format(var=var), file=err)
+    print(file=err)
+    print(TOKEN_HELP.format(var=var, cwd=os.getcwd()), file=err)
+
+
+class TokenFilter(logging.Filter):
+    """Replace the bot token in log records (httpx logs URLs that contain it)."""
+
+    def __init__(self, token: str, mask: str = "<token>") -> None:
+        super().__init__()
+        self._secrets = sorted({token, quote(token, safe="")}, key=len, reverse=True)
+        self._mask = mask
+
+    def _clean(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, self._mask)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = self._clean(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = "".join(traceback.format_exception(*record.exc_info)).rstrip()
+        if record.exc_text:
+            record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
+        return True
+
+
+def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:
+    """Log to stderr at the configured level, with the token masked everywhere."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if settings.bot_token is not None:
+        handler.addFilter(TokenFilter(settings.bot_token.get_secret_value()))
+    handler.name = HANDLER_NAME
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if h.name == HANDLER_NAME]:
+        root.removeHandler(old)  # configured twice in one process (tests): replace, not add
+    root.addHandler(handler)
+    root.setLevel(settings.log_level)
+    if settings.log_level != "DEBUG":
+        # One INFO line per Bot API request drowns everything else.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+    return handler
+
+
+def _load_runner() -> Callable[[Settings], object]:
+    # Imported here: the application pulls in Telegram and the store, which the
+    # settings checks above do not need.
+    module = importlib.import_module("bot.app")
+    return cast("Callable[[Settings], object]", module.run)
+
+
+def _run_store_command(args: list[str]) -> int:
+    module = importlib.import_module("bot.store.cli")
+    store_main = cast("Callable[[list[str]], int | None]", module.main)
+    return store_main(args) or 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
