@@ -54,6 +54,8 @@ class Settings(BaseSettings):
         env_file=".env",
         env_file_encoding="utf-8",
         extra="ignore",
+        # `SVARA_WEBHOOK_PORT=` with nothing after it means "not set", as in .env.example.
+        env_ignore_empty=True,
         frozen=True,
         # Errors must never repeat what was typed: the token could be in there.
         hide_input_in_errors=True,

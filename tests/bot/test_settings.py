@@ -82,9 +82,16 @@ def test_from_env_none_ignores_dotenv(tmp_path: Path) -> None:
     assert Settings.from_env(other).starting_chips == 600
 
 
-def test_empty_token_means_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_empty_values_mean_unset(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SVARA_BOT_TOKEN", "")
+    (tmp_path / ".env").write_text(
+        "SVARA_WEBHOOK_PORT=\nSVARA_WEBHOOK_SECRET=\nSVARA_TURN_TIMEOUT=\n"
+    )
     settings = Settings()
+    assert settings.webhook_port == 8443
+    assert settings.webhook_secret is None
+    assert settings.turn_timeout == 45
+    assert Settings(bot_token=SecretStr("  ")).bot_token is None
     assert settings.bot_token is None
     with pytest.raises(LookupError):
         settings.token()
@@ -202,3 +209,18 @@ def test_frozen() -> None:
     settings = Settings()
     with pytest.raises(ValidationError):
         settings.turn_timeout = 1
+
+
+def test_env_example_lists_every_setting_and_loads() -> None:
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    text = example.read_text(encoding="utf-8")
+    for field in Settings.model_fields:
+        assert f"SVARA_{field.upper()}=" in text, f"{field} missing from .env.example"
+    settings_lines = [line.lstrip("# ") for line in text.splitlines()]
+    uncommented = "\n".join(line for line in settings_lines if line.startswith("SVARA_"))
+    copy = Path("uncommented.env")
+    copy.write_text(uncommented, encoding="utf-8")
+    settings = Settings.from_env(copy)
+    assert settings.bot_token is None
+    assert settings.webhook_url == "https://example.org/svara"
+    assert settings.turn_timeout == 45
