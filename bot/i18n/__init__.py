@@ -15,7 +15,14 @@ code and brings the template and every catalogue up to date.
 Strings are marked by the method name of the call, whatever the object: ``gettext``,
 ``ngettext``, ``pgettext``, ``npgettext``, ``format``, ``nformat`` (and ``N_`` for
 strings defined away from any translator). The first arguments must be literal
-strings, or extraction cannot see them.
+strings, or extraction cannot see them (and ``"...".format("literal")`` elsewhere in
+``bot/`` would be picked up: use f-strings there).
+
+Messages are Telegram HTML, whether they come from a catalogue or from the code: a
+literal ``&``, ``<`` or ``>`` is written ``&amp;``, ``&lt;``, ``&gt;`` in the msgid,
+and braces meant literally in a ``format`` message are doubled. Every method returns
+``Html``, so a translated piece can be passed as a value to ``format`` without being
+escaped twice, while everything else (player names) is escaped.
 """
 
 from __future__ import annotations
@@ -122,21 +129,21 @@ class Translator:
 
     # -- plain text ---------------------------------------------------------------
 
-    def gettext(self, msgid: str) -> str:
+    def gettext(self, msgid: str) -> Html:
         """The translation of ``msgid``."""
-        return self._single(None, msgid)
+        return Html(self._single(None, msgid))
 
-    def pgettext(self, context: str, msgid: str) -> str:
+    def pgettext(self, context: str, msgid: str) -> Html:
         """The translation of ``msgid`` in ``context`` (for words with several senses)."""
-        return self._single(context, msgid)
+        return Html(self._single(context, msgid))
 
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
+    def ngettext(self, singular: str, plural: str, n: int) -> Html:
         """The form of a message that fits the number ``n``."""
-        return self._plural_form(None, singular, plural, n)
+        return Html(self._plural_form(None, singular, plural, n))
 
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> Html:
         """``ngettext`` with a context."""
-        return self._plural_form(context, singular, plural, n)
+        return Html(self._plural_form(context, singular, plural, n))
 
     def _single(self, context: str | None, msgid: str) -> str:
         entry = self._entries.get((context, msgid))
@@ -193,11 +200,11 @@ class Translator:
         except (UnknownLocaleError, ValueError):
             return str(value)
 
-    def chips(self, count: int) -> str:
+    def chips(self, count: int) -> Html:
         """A number of chips: "1 chip", "1,250 chips"."""
         return self.nformat("{count} chip", "{count} chips", count, count=self.number(count))
 
-    def seconds(self, count: int) -> str:
+    def seconds(self, count: int) -> Html:
         """A number of seconds: "1 second", "45 seconds"."""
         return self.nformat("{count} second", "{count} seconds", count, count=self.number(count))
 

@@ -280,6 +280,11 @@ def test_html_values_and_numbers_pass_through() -> None:
     )
     inner = tr.format("<b>{x}</b>", x="<")
     assert tr.format("say {inner}", inner=inner) == "say <b>&lt;</b>"
+    # catalogue text is HTML already: it goes in as it is
+    label = tr.gettext("<b>Svara</b> &amp; co")
+    assert isinstance(label, Html)
+    assert tr.format("{what} starts", what=label) == "<b>Svara</b> &amp; co starts"
+    assert isinstance(tr.ngettext("a", "b", 2), Html)
     assert escape(True) == "True"
 
 
