@@ -14,6 +14,7 @@ from typing import TextIO, cast
 from urllib.parse import quote
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from bot.settings import Settings, describe_errors, env_name
 
@@ -104,6 +105,11 @@ def load_settings(env_file: Path | None, err: TextIO) -> Settings | None:
             for problem in problems:
                 print(f"  {problem}", file=err)
             print("Fix them in the environment or the .env file (see .env.example).", file=err)
+        return None
+    except (OSError, UnicodeDecodeError, SettingsError) as error:
+        # the message names the file, never its contents
+        print(f"Cannot read the settings ({type(error).__name__}).", file=err)
+        print(f"Check {env_file} and the SVARA_* environment variables.", file=err)
         return None
     if settings.bot_token is None:
         _explain_token(TOKEN_MISSING, err)

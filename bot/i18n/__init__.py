@@ -127,7 +127,7 @@ class Translator:
             key = (None, key)
         return key in self._entries
 
-    # -- plain text ---------------------------------------------------------------
+    # -- messages -----------------------------------------------------------------
 
     def gettext(self, msgid: str) -> Html:
         """The translation of ``msgid``."""

@@ -132,6 +132,16 @@ def test_env_file_option(app: FakeApp, tmp_path: Path, capsys: pytest.CaptureFix
     assert "No settings file" in capsys.readouterr().err
 
 
+def test_unreadable_env_file(
+    app: FakeApp, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".env").write_bytes(b"SVARA_BOT_TOKEN=\xff\xfe\n")
+    assert entry.main([]) == 2
+    err = capsys.readouterr().err
+    assert "Cannot read the settings" in err
+    assert "Traceback" not in err
+
+
 def test_keyboard_interrupt_ends_cleanly(app: FakeApp, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SVARA_BOT_TOKEN", fake_token())
     app.error = KeyboardInterrupt()
