@@ -1,0 +1,141 @@
+"""The audit: proves the chip invariants of RULES.md §4 from the ledger alone.
+
+Checks, each reported separately:
+
+* every movement sums to zero (double entry);
+* balances + table stacks + chips in open pots = every chip ever granted;
+* the ledger of every settled or aborted hand sums to zero (its pot was emptied);
+* every cached balance, stack and pot equals its ledger sum (a stack without a seat is 0);
+* no balance, stack or pot is negative;
+* SQLite's own quick check and foreign key check pass.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class AuditReport:
+    violations: list[str] = field(default_factory=list)
+    users: int = 0
+    granted: int = 0
+    balances: int = 0
+    stacks: int = 0
+    open_pots: int = 0
+    hands: dict[str, int] = field(default_factory=dict)
+    rows: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def summary(self) -> str:
+        """``audit ok: ...`` with the totals, or ``audit FAILED: n violations``."""
+        if not self.ok:
+            return f"audit FAILED: {len(self.violations)} violation(s)"
+        hands = ", ".join(f"{n} {s}" for s, n in sorted(self.hands.items())) or "no hands"
+        return (
+            f"audit ok: granted {self.granted} = balances {self.balances} + stacks "
+            f"{self.stacks} + open pots {self.open_pots}; {self.users} users, {hands}, "
+            f"{self.rows} ledger rows"
+        )
+
+
+def _scalar(conn: sqlite3.Connection, sql: str) -> int:
+    return int(conn.execute(sql).fetchone()[0] or 0)
+
+
+def run_audit(conn: sqlite3.Connection, *, limit: int = 50) -> AuditReport:
+    """Audit the database behind ``conn`` (call it inside one read transaction).
+
+    At most ``limit`` violations of each kind are listed.
+    """
+    r = AuditReport()
+    bad = r.violations
+
+    def each(sql: str, message: str) -> None:
+        for row in conn.execute(f"{sql} LIMIT {int(limit)}"):
+            bad.append(message.format(*row))
+
+    for (line,) in conn.execute("PRAGMA quick_check"):
+        if line != "ok":
+            bad.append(f"sqlite quick_check: {line}")
+    for row in conn.execute("PRAGMA foreign_key_check"):
+        bad.append(f"foreign key: row {row[1]} of {row[0]} points to a missing {row[2]}")
+
+    r.rows = _scalar(conn, "SELECT count(*) FROM ledger")
+    r.users = _scalar(conn, "SELECT count(*) FROM users")
+    r.granted = -_scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'bank'")
+    r.balances = _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'balance'")
+    r.stacks = _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'stack'")
+    r.open_pots = _scalar(
+        conn, "SELECT sum(l.delta) FROM ledger l JOIN hands h ON h.id = l.hand_id"
+              " WHERE l.account = 'pot' AND h.status = 'open'")
+    r.hands = {s: n for s, n in conn.execute("SELECT status, count(*) FROM hands GROUP BY 1")}
+
+    each("SELECT move, sum(delta) FROM ledger GROUP BY move HAVING sum(delta) != 0",
+         "movement {0} does not balance: its rows sum to {1}")
+    each("SELECT id, kind FROM ledger WHERE account = 'bank'"
+         " AND kind NOT IN ('grant', 'bonus', 'operator_grant')",
+         "ledger row {0}: a {1} may not touch the bank")
+    if r.balances + r.stacks + r.open_pots != r.granted:
+        bad.append(
+            f"chips do not add up: balances {r.balances} + stacks {r.stacks} + open pots "
+            f"{r.open_pots} = {r.balances + r.stacks + r.open_pots}, granted {r.granted}"
+        )
+    each("SELECT h.id, h.status, sum(l.delta) FROM hands h JOIN ledger l"
+         " ON l.hand_id = h.id AND l.account = 'pot' WHERE h.status != 'open'"
+         " GROUP BY h.id HAVING sum(l.delta) != 0",
+         "hand {0} is {1} but its pot still holds {2}")
+    each("SELECT u.id, u.balance, ifnull(sum(l.delta), 0) FROM users u LEFT JOIN ledger l"
+         " ON l.user_id = u.id AND l.account = 'balance' GROUP BY u.id"
+         " HAVING u.balance != ifnull(sum(l.delta), 0)",
+         "user {0}: cached balance {1}, ledger says {2}")
+    each("SELECT s.table_id, s.user_id, s.stack, ifnull(sum(l.delta), 0) FROM seats s"
+         " LEFT JOIN ledger l ON l.account = 'stack' AND l.user_id = s.user_id"
+         " AND l.table_id = s.table_id GROUP BY s.table_id, s.user_id"
+         " HAVING s.stack != ifnull(sum(l.delta), 0)",
+         "table {0}, user {1}: cached stack {2}, ledger says {3}")
+    each("SELECT l.table_id, l.user_id, sum(l.delta) FROM ledger l LEFT JOIN seats s"
+         " ON s.table_id = l.table_id AND s.user_id = l.user_id WHERE l.account = 'stack'"
+         " AND s.user_id IS NULL GROUP BY l.table_id, l.user_id HAVING sum(l.delta) != 0",
+         "table {0}, user {1}: no seat, but the ledger leaves {2} chips in his stack")
+    each("SELECT h.id, h.pot, ifnull(sum(l.delta), 0) FROM hands h LEFT JOIN ledger l"
+         " ON l.hand_id = h.id AND l.account = 'pot' GROUP BY h.id"
+         " HAVING h.pot != ifnull(sum(l.delta), 0)",
+         "hand {0}: cached pot {1}, ledger says {2}")
+    each("SELECT user_id, sum(delta) FROM ledger WHERE account = 'balance'"
+         " GROUP BY user_id HAVING sum(delta) < 0",
+         "user {0}: negative balance {1}")
+    each("SELECT table_id, user_id, sum(delta) FROM ledger WHERE account = 'stack'"
+         " GROUP BY table_id, user_id HAVING sum(delta) < 0",
+         "table {0}, user {1}: negative stack {2}")
+    each("SELECT hand_id, sum(delta) FROM ledger WHERE account = 'pot'"
+         " GROUP BY hand_id HAVING sum(delta) < 0",
+         "hand {0}: negative pot {1}")
+    each("SELECT id, balance FROM users WHERE balance < 0", "user {0}: negative balance {1}")
+    each("SELECT table_id, user_id, stack FROM seats WHERE stack < 0",
+         "table {0}, user {1}: negative stack {2}")
+    each("SELECT l.id, l.hand_id FROM ledger l JOIN hands h ON h.id = l.hand_id"
+         " WHERE l.table_id IS NOT h.table_id",
+         "ledger row {0} names hand {1} but another table")
+    return r
+
+
+def audit_file(path: str) -> AuditReport:
+    """Audit a database file, read-only, on one consistent snapshot."""
+    from pathlib import Path
+
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("BEGIN")
+        try:
+            return run_audit(conn)
+        finally:
+            conn.execute("ROLLBACK")
+    finally:
+        conn.close()

@@ -1,0 +1,85 @@
+"""Chats: the per-chat table settings (JSON the bot validates) and the chat language."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.store.db import Database
+from bot.store.errors import BadInput
+from bot.store.models import Chat
+
+MAX_SETTINGS = 16_384
+
+
+def settings_text(settings: str | Mapping[str, Any]) -> str:
+    """Settings as compact JSON text; refuses anything but a JSON object of sane size."""
+    if isinstance(settings, str):
+        try:
+            value = json.loads(settings)
+        except ValueError as err:
+            raise BadInput(f"chat settings are not JSON: {err}") from err
+    else:
+        value = dict(settings)
+    if not isinstance(value, dict):
+        raise BadInput("chat settings must be a JSON object")
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+    if len(text) > MAX_SETTINGS:
+        raise BadInput(f"chat settings are too large ({len(text)} characters)")
+    return text
+
+
+def ensure_chat(conn: sqlite3.Connection, chat_id: int, now: int) -> None:
+    """Insert the chat row if it is missing."""
+    if type(chat_id) is not int:
+        raise BadInput(f"a chat id is a whole number, not {chat_id!r}")
+    conn.execute(
+        "INSERT INTO chats (id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        (chat_id, now, now),
+    )
+
+
+def _get(conn: sqlite3.Connection, chat_id: int) -> Chat:
+    return Chat.of(conn.execute("SELECT * FROM chats WHERE id = ?", (chat_id,)).fetchone())
+
+
+class Chats:
+    """The chats repository. A chat row is created on first use."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def get(self, chat_id: int) -> Chat:
+        """The chat, with default settings (``{}``) if the bot never stored any."""
+        row = await self._db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        return Chat(chat_id, "{}", None) if row is None else Chat.of(row)
+
+    async def set_settings(self, chat_id: int, settings: str | Mapping[str, Any]) -> Chat:
+        """Replace the chat's settings (a JSON object, as text or a mapping)."""
+        text = settings_text(settings)
+        now = int(self._clock())
+
+        def work(conn: sqlite3.Connection) -> Chat:
+            ensure_chat(conn, chat_id, now)
+            conn.execute("UPDATE chats SET settings = ?, updated_at = ? WHERE id = ?",
+                         (text, now, chat_id))
+            return _get(conn, chat_id)
+
+        return await self._db.write(work)
+
+    async def set_language(self, chat_id: int, language: str | None) -> Chat:
+        """Set (or clear) the chat's language."""
+        if language is not None and not (isinstance(language, str) and 0 < len(language) <= 16):
+            raise BadInput(f"not a language code: {language!r}")
+        now = int(self._clock())
+
+        def work(conn: sqlite3.Connection) -> Chat:
+            ensure_chat(conn, chat_id, now)
+            conn.execute("UPDATE chats SET language = ?, updated_at = ? WHERE id = ?",
+                         (language, now, chat_id))
+            return _get(conn, chat_id)
+
+        return await self._db.write(work)

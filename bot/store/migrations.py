@@ -1,0 +1,245 @@
+"""The schema, as an ordered list of migrations.
+
+``PRAGMA user_version`` holds the number of migrations applied. Each migration runs in
+its own transaction together with the bump of that number, so a crash half-way leaves
+the previous version intact. Never edit a released migration: append a new one.
+
+Money columns (``balance``, ``stack``, ``pot``) are caches of ledger sums kept by
+triggers in the same transaction as the ledger row; ``bot.store.audit`` proves them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.store.errors import SchemaTooNew
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+MAX_CHIPS = 10**15
+"""No single amount may exceed this (the engine uses the same bound)."""
+
+LEDGER_KINDS = (
+    "grant", "bonus", "operator_grant",  # chips created: bank -> balance
+    "buy_in", "top_up", "cash_out",  # balance <-> table stack
+    "ante", "blind", "bet", "svara_join",  # stack -> pot
+    "win", "return", "refund",  # pot -> stack (or balance, for a refund to a gone seat)
+)
+ACCOUNTS = ("bank", "balance", "stack", "pot")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    summary: str
+    steps: tuple[Step, ...]
+
+
+def _quoted(values: Sequence[str]) -> str:
+    return ", ".join(f"'{v}'" for v in values)
+
+
+_V1_PEOPLE: tuple[Step, ...] = (
+    """
+    CREATE TABLE users (
+        id            INTEGER PRIMARY KEY,            -- the Telegram user id
+        name          TEXT    NOT NULL,
+        language      TEXT,
+        private_chat  INTEGER NOT NULL DEFAULT 0 CHECK (private_chat IN (0, 1)),
+        balance       INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0),
+        last_bonus_at INTEGER,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE chats (
+        id         INTEGER PRIMARY KEY,               -- the Telegram chat id
+        settings   TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(settings)),
+        language   TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    )
+    """,
+)
+
+_V2_TABLES: tuple[Step, ...] = (
+    """
+    CREATE TABLE tables (
+        id         INTEGER PRIMARY KEY,
+        chat_id    INTEGER NOT NULL REFERENCES chats(id),
+        thread_id  INTEGER,                           -- forum topic, NULL without topics
+        status     TEXT    NOT NULL DEFAULT 'lobby'
+                           CHECK (status IN ('lobby', 'playing', 'closed')),
+        creator    INTEGER NOT NULL REFERENCES users(id),
+        rules      TEXT    NOT NULL CHECK (json_valid(rules)),
+        message_id INTEGER,
+        created_at INTEGER NOT NULL,
+        closed_at  INTEGER
+    )
+    """,
+    # One live table per chat and topic; closed tables stay for history.
+    """
+    CREATE UNIQUE INDEX tables_one_live ON tables (chat_id, ifnull(thread_id, 0))
+        WHERE status != 'closed'
+    """,
+    """
+    CREATE TABLE seats (
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        user_id     INTEGER NOT NULL REFERENCES users(id),
+        join_order  INTEGER NOT NULL,
+        stack       INTEGER NOT NULL DEFAULT 0 CHECK (stack >= 0),
+        sitting_out INTEGER NOT NULL DEFAULT 0 CHECK (sitting_out IN (0, 1)),
+        leaving     INTEGER NOT NULL DEFAULT 0 CHECK (leaving IN (0, 1)),
+        timeouts    INTEGER NOT NULL DEFAULT 0 CHECK (timeouts >= 0),
+        joined_at   INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id),
+        UNIQUE (table_id, join_order)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX seats_by_user ON seats (user_id)",
+)
+
+_V3_HANDS_AND_LEDGER: tuple[Step, ...] = (
+    """
+    CREATE TABLE hands (
+        id           INTEGER PRIMARY KEY,
+        table_id     INTEGER NOT NULL REFERENCES tables(id),
+        number       INTEGER NOT NULL,
+        start        TEXT    NOT NULL CHECK (json_valid(start)),
+        commitment   TEXT    NOT NULL,
+        reveal       TEXT    CHECK (reveal IS NULL OR json_valid(reveal)),
+        started_at   INTEGER NOT NULL,
+        ended_at     INTEGER,
+        pot          INTEGER NOT NULL DEFAULT 0 CHECK (pot >= 0),
+        status       TEXT    NOT NULL DEFAULT 'open'
+                             CHECK (status IN ('open', 'settled', 'aborted')),
+        result       TEXT    CHECK (result IS NULL OR json_valid(result)),
+        abort_reason TEXT,
+        UNIQUE (table_id, number)
+    )
+    """,
+    "CREATE UNIQUE INDEX hands_one_open ON hands (table_id) WHERE status = 'open'",
+    "CREATE INDEX hands_open ON hands (status) WHERE status = 'open'",
+    """
+    CREATE TABLE actions (
+        hand_id INTEGER NOT NULL REFERENCES hands(id),
+        seq     INTEGER NOT NULL CHECK (seq >= 1),
+        action  TEXT    NOT NULL,
+        at      INTEGER NOT NULL,
+        PRIMARY KEY (hand_id, seq)
+    ) WITHOUT ROWID
+    """,
+    # Double entry: a movement (``move``) is two or more rows summing to zero. The account
+    # of a row is ``account`` keyed by user (balance), user + table (stack) or hand (pot);
+    # the other id columns say which table and hand the movement belongs to.
+    f"""
+    CREATE TABLE ledger (
+        id       INTEGER PRIMARY KEY,
+        move     INTEGER NOT NULL,
+        kind     TEXT    NOT NULL CHECK (kind IN ({_quoted(LEDGER_KINDS)})),
+        account  TEXT    NOT NULL CHECK (account IN ({_quoted(ACCOUNTS)})),
+        user_id  INTEGER REFERENCES users(id),
+        table_id INTEGER REFERENCES tables(id),
+        hand_id  INTEGER REFERENCES hands(id),
+        seq      INTEGER,
+        delta    INTEGER NOT NULL CHECK (delta != 0 AND abs(delta) <= {MAX_CHIPS}),
+        memo     TEXT,
+        at       INTEGER NOT NULL,
+        CHECK (account != 'balance' OR user_id IS NOT NULL),
+        CHECK (account != 'stack' OR (user_id IS NOT NULL AND table_id IS NOT NULL)),
+        CHECK (account != 'pot' OR hand_id IS NOT NULL)
+    )
+    """,
+    "CREATE INDEX ledger_by_user ON ledger (user_id, id) WHERE user_id IS NOT NULL",
+    "CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
+    # The ledger and the action log are history: refuse to rewrite them.
+    """
+    CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
+    """,
+    """
+    CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
+    """,
+    """
+    CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
+    BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+    """,
+    """
+    CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+    BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+    """,
+    # Cached sums, kept by the database so no code path can forget one.
+    """
+    CREATE TRIGGER ledger_to_balance AFTER INSERT ON ledger WHEN NEW.account = 'balance'
+    BEGIN UPDATE users SET balance = balance + NEW.delta WHERE id = NEW.user_id; END
+    """,
+    """
+    CREATE TRIGGER ledger_to_stack AFTER INSERT ON ledger WHEN NEW.account = 'stack'
+    BEGIN
+        UPDATE seats SET stack = stack + NEW.delta
+        WHERE table_id = NEW.table_id AND user_id = NEW.user_id;
+    END
+    """,
+    """
+    CREATE TRIGGER ledger_to_pot AFTER INSERT ON ledger WHEN NEW.account = 'pot'
+    BEGIN UPDATE hands SET pot = pot + NEW.delta WHERE id = NEW.hand_id; END
+    """,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "users and chats", _V1_PEOPLE),
+    Migration(2, "tables and seats", _V2_TABLES),
+    Migration(3, "hands, action log and the double-entry ledger", _V3_HANDS_AND_LEDGER),
+)
+LATEST = len(MIGRATIONS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The number of migrations applied to the database behind ``conn``."""
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0])
+
+
+def migrate(
+    conn: sqlite3.Connection,
+    *,
+    path: str,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    target: int | None = None,
+) -> int:
+    """Bring the database up to ``target`` (default: the newest); return the old version.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). A database newer than
+    ``migrations`` is refused with `SchemaTooNew` before anything is touched.
+    """
+    for i, m in enumerate(migrations, start=1):
+        if m.version != i:
+            raise ValueError(f"migration #{i} says it is version {m.version}")
+    goal = len(migrations) if target is None else target
+    before = schema_version(conn)
+    if before > len(migrations):
+        raise SchemaTooNew(path, before, len(migrations))
+    for m in migrations[before:goal]:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the write lock.
+            now = schema_version(conn)
+            if now >= m.version:
+                conn.execute("ROLLBACK")
+                continue
+            for step in m.steps:
+                if isinstance(step, str):
+                    conn.execute(step)
+                else:
+                    step(conn)
+            conn.execute(f"PRAGMA user_version = {m.version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return before

@@ -1,0 +1,166 @@
+"""What the store hands back: plain frozen values, read from one committed state."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Literal
+
+TableStatus = Literal["lobby", "playing", "closed"]
+HandStatus = Literal["open", "settled", "aborted"]
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    name: str
+    language: str | None
+    private_chat: bool
+    """Whether the user has opened a private chat with the bot (so it may write to him)."""
+    balance: int
+    last_bonus_at: int | None
+    created_at: int
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> User:
+        return cls(row["id"], row["name"], row["language"], bool(row["private_chat"]),
+                   row["balance"], row["last_bonus_at"], row["created_at"])
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    id: int
+    settings: str
+    """The chat's table settings as JSON text; the bot validates it with its own model."""
+    language: str | None
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> Chat:
+        return cls(row["id"], row["settings"], row["language"])
+
+    def settings_dict(self) -> dict[str, Any]:
+        """The settings parsed (always a JSON object)."""
+        value = json.loads(self.settings)
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: int
+    chat_id: int
+    thread_id: int | None
+    status: TableStatus
+    creator: int
+    rules: dict[str, Any]
+    """The engine rules JSON this table deals with (``Rules.from_json``)."""
+    message_id: int | None
+    created_at: int
+    closed_at: int | None
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> Table:
+        return cls(row["id"], row["chat_id"], row["thread_id"], row["status"], row["creator"],
+                   json.loads(row["rules"]), row["message_id"], row["created_at"],
+                   row["closed_at"])
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    table_id: int
+    user_id: int
+    join_order: int
+    stack: int
+    sitting_out: bool
+    leaving: bool
+    """Leaves when the current hand ends (his stack goes back then)."""
+    timeouts: int
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> Seat:
+        return cls(row["table_id"], row["user_id"], row["join_order"], row["stack"],
+                   bool(row["sitting_out"]), bool(row["leaving"]), row["timeouts"])
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """The outcome of `Tables.leave`."""
+
+    user_id: int
+    cashed_out: int
+    """Chips moved back to the balance now (0 when deferred)."""
+    deferred: bool
+    """True when he plays the open hand: he leaves, and is paid out, when it ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    id: int
+    table_id: int
+    number: int
+    start: str
+    """The engine start JSON text (rules, seats, dealer, seed)."""
+    commitment: str
+    reveal: str | None
+    started_at: int
+    ended_at: int | None
+    pot: int
+    status: HandStatus
+    result: str | None
+    abort_reason: str | None
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> HandRow:
+        return cls(row["id"], row["table_id"], row["number"], row["start"], row["commitment"],
+                   row["reveal"], row["started_at"], row["ended_at"], row["pot"],
+                   row["status"], row["result"], row["abort_reason"])
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One ledger row as a user sees it: a change of one of his accounts."""
+
+    id: int
+    move: int
+    kind: str
+    account: str
+    delta: int
+    table_id: int | None
+    hand_id: int | None
+    memo: str | None
+    at: int
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> Movement:
+        return cls(row["id"], row["move"], row["kind"], row["account"], row["delta"],
+                   row["table_id"], row["hand_id"], row["memo"], row["at"])
+
+
+@dataclass(frozen=True, slots=True)
+class TableChips:
+    table_id: int
+    chat_id: int
+    thread_id: int | None
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """Where a user's chips are: his balance and his stack at each table."""
+
+    user_id: int
+    balance: int
+    tables: tuple[TableChips, ...]
+
+    @property
+    def total(self) -> int:
+        return self.balance + sum(t.stack for t in self.tables)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The outcome of `Hands.settle`."""
+
+    hand_id: int
+    left: dict[int, int]
+    """Players who left with the hand's end: user id -> chips moved back to the balance."""

@@ -1,0 +1,62 @@
+"""The `Store`: the database and its repositories, opened once and handed to the bot."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.store.audit import AuditReport, run_audit
+from bot.store.chats import Chats
+from bot.store.db import Database, Synchronous
+from bot.store.hands import Hands
+from bot.store.recovery import Recovery, Replay, recover
+from bot.store.tables import Tables
+from bot.store.users import Users
+
+
+class Store:
+    """Users, chats, tables, hands and the ledger, over one `Database`."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+        self.users = Users(db, clock)
+        self.chats = Chats(db, clock)
+        self.tables = Tables(db, clock)
+        self.hands = Hands(db, clock)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = "NORMAL",
+        step_synchronous: Synchronous | None = None,
+        busy_timeout_ms: int = 5000,
+        clock: Callable[[], float] = time.time,
+    ) -> Store:
+        """Open (create, migrate) the database at ``path``; see `Database.open`."""
+        db = await Database.open(path, synchronous=synchronous,
+                                 step_synchronous=step_synchronous,
+                                 busy_timeout_ms=busy_timeout_ms)
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def recover(self, replay: Replay | None = None) -> list[Recovery]:
+        """Resume or refund every unfinished hand (call once at start-up, before play)."""
+        if replay is None:
+            return await recover(self.db, clock=self.clock)
+        return await recover(self.db, replay=replay, clock=self.clock)
+
+    async def audit(self) -> AuditReport:
+        """Run the audit on a consistent snapshot."""
+        return await self.db.read(run_audit)

@@ -1,0 +1,318 @@
+"""Tables and seats: one live table per chat (and forum topic), buy-in, top-up, cash-out.
+
+A seat's chips are the ``stack`` account of (user, table). Joining moves a buy-in from
+the balance to the stack, leaving or closing moves the stack back; while the player is
+in an open hand his stack belongs to the hand and only `Hands` moves it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.store import ledger
+from bot.store.chats import ensure_chat
+from bot.store.db import Database
+from bot.store.errors import (
+    AlreadySeated,
+    BadInput,
+    HandInProgress,
+    InsufficientChips,
+    NotSeated,
+    TableClosed,
+    TableExists,
+    TableFull,
+    UnknownTable,
+)
+from bot.store.migrations import MAX_CHIPS
+from bot.store.models import Leave, Seat, Table, TableStatus
+from bot.store.users import get_user
+
+MAX_SEATS = 10
+"""At most ten players can be dealt from 32 cards (RULES.md §1)."""
+MAX_RULES = 16_384
+
+
+def rules_text(rules: str | Mapping[str, Any]) -> str:
+    """The engine rules as JSON text; refuses anything but a JSON object."""
+    try:
+        value = json.loads(rules) if isinstance(rules, str) else dict(rules)
+        text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+    except (TypeError, ValueError) as err:
+        raise BadInput(f"table rules are not JSON: {err}") from err
+    if not isinstance(value, dict):
+        raise BadInput("table rules must be a JSON object")
+    if len(text) > MAX_RULES:
+        raise BadInput(f"table rules are too large ({len(text)} characters)")
+    return text
+
+
+def get_table(conn: sqlite3.Connection, table_id: int) -> Table:
+    """The table row, or `UnknownTable`."""
+    row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        raise UnknownTable(table_id)
+    return Table.of(row)
+
+
+def live_table(conn: sqlite3.Connection, table_id: int) -> Table:
+    """The table if it is not closed."""
+    table = get_table(conn, table_id)
+    if table.status == "closed":
+        raise TableClosed(table_id)
+    return table
+
+
+def get_seat(conn: sqlite3.Connection, table_id: int, user_id: int) -> Seat:
+    """The seat, or `NotSeated`."""
+    row = conn.execute("SELECT * FROM seats WHERE table_id = ? AND user_id = ?",
+                       (table_id, user_id)).fetchone()
+    if row is None:
+        raise NotSeated(table_id, user_id)
+    return Seat.of(row)
+
+
+def list_seats(conn: sqlite3.Connection, table_id: int) -> list[Seat]:
+    """The table's seats in join order."""
+    rows = conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY join_order",
+                        (table_id,)).fetchall()
+    return [Seat.of(r) for r in rows]
+
+
+def open_hand_players(conn: sqlite3.Connection, table_id: int) -> tuple[int, set[int]] | None:
+    """The open hand of a table and the players dealt into it, or None."""
+    row = conn.execute("SELECT id, start FROM hands WHERE table_id = ? AND status = 'open'",
+                       (table_id,)).fetchone()
+    if row is None:
+        return None
+    try:
+        players = {int(s["player"]) for s in json.loads(row["start"])["seats"]}
+    except (KeyError, TypeError, ValueError):
+        # A start we cannot read: treat every seat as in the hand until recovery decides.
+        players = {s.user_id for s in list_seats(conn, table_id)}
+    return int(row["id"]), players
+
+
+def cash_out(conn: sqlite3.Connection, seat: Seat, *, at: int) -> int:
+    """Move the whole stack back to the balance and free the seat; return the amount."""
+    if seat.stack:
+        ledger.post(conn, [ledger.Transfer("cash_out", seat.stack,
+                                           ledger.stack(seat.user_id, seat.table_id),
+                                           ledger.balance(seat.user_id))], at=at)
+    conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?",
+                 (seat.table_id, seat.user_id))
+    return seat.stack
+
+
+def _buy_in(conn: sqlite3.Connection, kind: str, seat: Seat, amount: int, *, at: int) -> None:
+    user = get_user(conn, seat.user_id)
+    if amount > user.balance:
+        raise InsufficientChips(f"the balance of user {user.id}", user.balance, amount)
+    ledger.check_amount("the stack after it", seat.stack + amount, high=MAX_CHIPS)
+    ledger.post(conn, [ledger.Transfer(kind, amount, ledger.balance(seat.user_id),
+                                       ledger.stack(seat.user_id, seat.table_id))], at=at)
+
+
+class Tables:
+    """The tables repository. Every write is one transaction."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    def _now(self) -> int:
+        return int(self._clock())
+
+    async def open(
+        self,
+        chat_id: int,
+        *,
+        creator: int,
+        rules: str | Mapping[str, Any],
+        thread_id: int | None = None,
+        message_id: int | None = None,
+    ) -> Table:
+        """Open a table (status ``lobby``) in a chat or forum topic.
+
+        Raises `TableExists` if the chat (topic) already has a live table.
+        """
+        text = rules_text(rules)
+        if thread_id is not None and type(thread_id) is not int:
+            raise BadInput(f"a thread id is a whole number, not {thread_id!r}")
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> Table:
+            get_user(conn, creator)
+            ensure_chat(conn, chat_id, now)
+            row = conn.execute(
+                "SELECT id FROM tables WHERE chat_id = ? AND ifnull(thread_id, 0) = ?"
+                " AND status != 'closed'",
+                (chat_id, thread_id or 0),
+            ).fetchone()
+            if row is not None:
+                raise TableExists(int(row[0]))
+            cursor = conn.execute(
+                "INSERT INTO tables (chat_id, thread_id, creator, rules, message_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (chat_id, thread_id, creator, text, message_id, now),
+            )
+            return get_table(conn, int(cursor.lastrowid or 0))
+
+        return await self._db.write(work)
+
+    async def get(self, table_id: int) -> Table:
+        """The table (closed ones too), or `UnknownTable`."""
+        return await self._db.read(lambda conn: get_table(conn, table_id))
+
+    async def live(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The chat's (topic's) table that is not closed, if any."""
+        row = await self._db.fetchone(
+            "SELECT * FROM tables WHERE chat_id = ? AND ifnull(thread_id, 0) = ?"
+            " AND status != 'closed'",
+            (chat_id, thread_id or 0),
+        )
+        return None if row is None else Table.of(row)
+
+    async def live_tables(self) -> list[Table]:
+        """Every table that is not closed (for start-up)."""
+        rows = await self._db.fetchall("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        return [Table.of(r) for r in rows]
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember the id of the table's message (the one the bot edits)."""
+        await self._db.write(lambda conn: self._set(conn, table_id, "message_id", message_id))
+
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        """Switch between ``lobby`` and ``playing`` (use `close` to close)."""
+        if status not in ("lobby", "playing"):
+            raise BadInput(f"a live table is 'lobby' or 'playing', not {status!r}")
+        await self._db.write(lambda conn: self._set(conn, table_id, "status", status))
+
+    async def set_rules(self, table_id: int, rules: str | Mapping[str, Any]) -> None:
+        """Change the table's rules; refused while a hand is open (it keeps its own)."""
+        text = rules_text(rules)
+
+        def work(conn: sqlite3.Connection) -> None:
+            live_table(conn, table_id)
+            hand = open_hand_players(conn, table_id)
+            if hand is not None:
+                raise HandInProgress(table_id, hand[0])
+            self._set(conn, table_id, "rules", text)
+
+        await self._db.write(work)
+
+    @staticmethod
+    def _set(conn: sqlite3.Connection, table_id: int, column: str, value: object) -> None:
+        live_table(conn, table_id)
+        conn.execute(f"UPDATE tables SET {column} = ? WHERE id = ?", (value, table_id))
+
+    async def seats(self, table_id: int) -> list[Seat]:
+        """The table's seats in join order."""
+
+        def work(conn: sqlite3.Connection) -> list[Seat]:
+            get_table(conn, table_id)
+            return list_seats(conn, table_id)
+
+        return await self._db.read(work)
+
+    async def join(self, table_id: int, user_id: int, buy_in: int) -> Seat:
+        """Seat the user, moving ``buy_in`` chips from his balance to his stack.
+
+        The bot picks the amount (RULES.md §4: his balance up to the table's maximum).
+        """
+        ledger.check_amount("a buy-in", buy_in)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> Seat:
+            live_table(conn, table_id)
+            get_user(conn, user_id)
+            seats = list_seats(conn, table_id)
+            if any(s.user_id == user_id for s in seats):
+                raise AlreadySeated(table_id, user_id)
+            if len(seats) >= MAX_SEATS:
+                raise TableFull(table_id, MAX_SEATS)
+            order = max((s.join_order for s in seats), default=0) + 1
+            conn.execute(
+                "INSERT INTO seats (table_id, user_id, join_order, joined_at) VALUES (?, ?, ?, ?)",
+                (table_id, user_id, order, now),
+            )
+            _buy_in(conn, "buy_in", get_seat(conn, table_id, user_id), buy_in, at=now)
+            return get_seat(conn, table_id, user_id)
+
+        return await self._db.write(work)
+
+    async def top_up(self, table_id: int, user_id: int, amount: int) -> Seat:
+        """Add ``amount`` from the balance to the stack; only between his hands."""
+        ledger.check_amount("a top-up", amount)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> Seat:
+            live_table(conn, table_id)
+            seat = get_seat(conn, table_id, user_id)
+            hand = open_hand_players(conn, table_id)
+            if hand is not None and user_id in hand[1]:
+                raise HandInProgress(table_id, hand[0])
+            _buy_in(conn, "top_up", seat, amount, at=now)
+            return get_seat(conn, table_id, user_id)
+
+        return await self._db.write(work)
+
+    async def leave(self, table_id: int, user_id: int) -> Leave:
+        """Stand up: the stack goes back to the balance now, or when his open hand ends."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> Leave:
+            get_table(conn, table_id)
+            seat = get_seat(conn, table_id, user_id)
+            hand = open_hand_players(conn, table_id)
+            if hand is not None and user_id in hand[1]:
+                conn.execute("UPDATE seats SET leaving = 1 WHERE table_id = ? AND user_id = ?",
+                             (table_id, user_id))
+                return Leave(user_id, 0, deferred=True)
+            return Leave(user_id, cash_out(conn, seat, at=now), deferred=False)
+
+        return await self._db.write(work)
+
+    async def update_seat(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        sitting_out: bool | None = None,
+        timeouts: int | None = None,
+    ) -> Seat:
+        """Set a seat's flags between hands (None leaves a field as it is)."""
+        if timeouts is not None and (type(timeouts) is not int or not 0 <= timeouts <= 1000):
+            raise BadInput(f"timeouts must be a small whole number, not {timeouts!r}")
+
+        def work(conn: sqlite3.Connection) -> Seat:
+            get_seat(conn, table_id, user_id)
+            conn.execute(
+                "UPDATE seats SET sitting_out = ifnull(?, sitting_out),"
+                " timeouts = ifnull(?, timeouts) WHERE table_id = ? AND user_id = ?",
+                (None if sitting_out is None else int(sitting_out), timeouts, table_id, user_id),
+            )
+            return get_seat(conn, table_id, user_id)
+
+        return await self._db.write(work)
+
+    async def close(self, table_id: int) -> dict[int, int]:
+        """Close the table, moving every stack back; return user id -> chips returned.
+
+        Refused with `HandInProgress` while a hand is open: settle or abort it first.
+        """
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> dict[int, int]:
+            live_table(conn, table_id)
+            hand = open_hand_players(conn, table_id)
+            if hand is not None:
+                raise HandInProgress(table_id, hand[0])
+            returned = {s.user_id: cash_out(conn, s, at=now) for s in list_seats(conn, table_id)}
+            conn.execute("UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
+                         (now, table_id))
+            return returned
+
+        return await self._db.write(work)

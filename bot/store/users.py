@@ -1,0 +1,197 @@
+"""Users: who they are, their language, and their wallet (the ``balance`` account)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from bot.store import ledger
+from bot.store.db import Database
+from bot.store.errors import BadInput, BonusNotDue, UnknownUser
+from bot.store.migrations import MAX_CHIPS
+from bot.store.models import Holdings, Movement, TableChips, User
+
+MAX_NAME = 256
+DAY = 24 * 60 * 60
+
+
+def get_user(conn: sqlite3.Connection, user_id: int) -> User:
+    """The user row, or `UnknownUser`."""
+    row = conn.execute("SELECT * FROM users WHERE id = ?", (user_id,)).fetchone()
+    if row is None:
+        raise UnknownUser(user_id)
+    return User.of(row)
+
+
+def credit_balance(
+    conn: sqlite3.Connection, user: User, kind: str, amount: int, *, at: int, memo: str | None
+) -> int:
+    """Move ``amount`` new chips from the bank to ``user``'s balance; return the new balance."""
+    ledger.check_amount(f"a {kind} amount", amount)
+    # Keep every balance (and so every sum of them per user) inside the engine's bound.
+    ledger.check_amount("the balance after it", user.balance + amount, high=MAX_CHIPS)
+    ledger.post(conn, [ledger.Transfer(kind, amount, ledger.BANK, ledger.balance(user.id))],
+                at=at, memo=memo)
+    return user.balance + amount
+
+
+def _check_id(user_id: object) -> int:
+    if type(user_id) is not int:
+        raise BadInput(f"a user id is a whole number, not {user_id!r}")
+    return user_id
+
+
+def _check_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise BadInput("a user needs a non-empty name")
+    return name.strip()[:MAX_NAME]
+
+
+class Users:
+    """The users repository. Every write is one transaction."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    def _now(self) -> int:
+        return int(self._clock())
+
+    async def ensure(
+        self, user_id: int, name: str, *, language: str | None = None, starting_chips: int = 0
+    ) -> tuple[User, bool]:
+        """Create the user (granting ``starting_chips``) or refresh his name; say if new.
+
+        ``language`` is set only when given, so a choice the user made is not overwritten
+        by his client's language on every update.
+        """
+        _check_id(user_id)
+        clean = _check_name(name)
+        if starting_chips:
+            ledger.check_amount("starting chips", starting_chips)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> tuple[User, bool]:
+            row = conn.execute("SELECT name, language FROM users WHERE id = ?",
+                               (user_id,)).fetchone()
+            if row is not None:
+                if row["name"] != clean or (language is not None and row["language"] is None):
+                    conn.execute(
+                        "UPDATE users SET name = ?, language = ifnull(language, ?),"
+                        " updated_at = ? WHERE id = ?",
+                        (clean, language, now, user_id),
+                    )
+                return get_user(conn, user_id), False
+            conn.execute(
+                "INSERT INTO users (id, name, language, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (user_id, clean, language, now, now),
+            )
+            if starting_chips:
+                credit_balance(conn, get_user(conn, user_id), "grant", starting_chips,
+                               at=now, memo="starting chips")
+            return get_user(conn, user_id), True
+
+        return await self._db.write(work)
+
+    async def get(self, user_id: int) -> User:
+        """The user, or `UnknownUser`."""
+        return await self._db.read(lambda conn: get_user(conn, user_id))
+
+    async def find(self, user_id: int) -> User | None:
+        """The user, or None."""
+        row = await self._db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
+        return None if row is None else User.of(row)
+
+    async def _update(self, user_id: int, column: str, value: object) -> None:
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                f"UPDATE users SET {column} = ?, updated_at = ? WHERE id = ?",
+                (value, now, user_id),
+            )
+            if cursor.rowcount == 0:
+                raise UnknownUser(user_id)
+
+        await self._db.write(work)
+
+    async def set_language(self, user_id: int, language: str | None) -> None:
+        """Set (or clear, with None) the user's language."""
+        if language is not None and not (isinstance(language, str) and 0 < len(language) <= 16):
+            raise BadInput(f"not a language code: {language!r}")
+        await self._update(user_id, "language", language)
+
+    async def set_private_chat(self, user_id: int, opened: bool = True) -> None:
+        """Record whether the user has a private chat with the bot."""
+        await self._update(user_id, "private_chat", int(bool(opened)))
+
+    async def grant(self, user_id: int, amount: int, *, memo: str | None = None) -> int:
+        """Grant chips (kind ``grant``); return the new balance."""
+        return await self._credit(user_id, "grant", amount, memo)
+
+    async def operator_grant(self, user_id: int, amount: int, *, memo: str) -> int:
+        """An operator's grant (kind ``operator_grant``, with a reason); the new balance."""
+        if not memo:
+            raise BadInput("an operator grant needs a reason")
+        return await self._credit(user_id, "operator_grant", amount, memo)
+
+    async def _credit(self, user_id: int, kind: str, amount: int, memo: str | None) -> int:
+        ledger.check_amount(f"a {kind} amount", amount)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int:
+            return credit_balance(conn, get_user(conn, user_id), kind, amount, at=now, memo=memo)
+
+        return await self._db.write(work)
+
+    async def daily_bonus(self, user_id: int, amount: int, *, every: int = DAY) -> int:
+        """Grant the daily bonus if ``every`` seconds passed since the last; new balance.
+
+        Raises `BonusNotDue` (with the time it is due) otherwise.
+        """
+        ledger.check_amount("a bonus", amount)
+        if type(every) is not int or every < 0:
+            raise BadInput("the bonus period is a number of seconds")
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int:
+            user = get_user(conn, user_id)
+            if user.last_bonus_at is not None and now < user.last_bonus_at + every:
+                raise BonusNotDue(user_id, user.last_bonus_at + every)
+            new = credit_balance(conn, user, "bonus", amount, at=now, memo=None)
+            conn.execute("UPDATE users SET last_bonus_at = ?, updated_at = ? WHERE id = ?",
+                         (now, now, user_id))
+            return new
+
+        return await self._db.write(work)
+
+    async def balance(self, user_id: int) -> int:
+        """The user's wallet balance."""
+        return (await self.get(user_id)).balance
+
+    async def holdings(self, user_id: int) -> Holdings:
+        """The balance and the stack at every table where the user sits."""
+
+        def work(conn: sqlite3.Connection) -> Holdings:
+            user = get_user(conn, user_id)
+            rows = conn.execute(
+                "SELECT s.table_id, t.chat_id, t.thread_id, s.stack FROM seats s"
+                " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? ORDER BY s.table_id",
+                (user_id,),
+            ).fetchall()
+            tables = tuple(TableChips(r[0], r[1], r[2], r[3]) for r in rows)
+            return Holdings(user_id, user.balance, tables)
+
+        return await self._db.read(work)
+
+    async def history(self, user_id: int, limit: int = 20) -> list[Movement]:
+        """The user's latest movements (balance and stacks), newest first."""
+        if type(limit) is not int or not 1 <= limit <= 1000:
+            raise BadInput("the history limit is 1 to 1000 rows")
+
+        def work(conn: sqlite3.Connection) -> list[Movement]:
+            get_user(conn, user_id)
+            return ledger.history(conn, user_id, limit)
+
+        return await self._db.read(work)
