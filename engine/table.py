@@ -187,6 +187,38 @@ class Table:
                 self._remove(self.seats.index(seat))
         return gone
 
+    @classmethod
+    def resume(
+        cls,
+        rules: Rules,
+        seats: list[TableSeat],
+        last_start: dict[str, Any] | None = None,
+        keep_deal: bool = False,
+    ) -> Table:
+        """Rebuild a table between hands from its seats and the start of its last hand.
+
+        The button goes on from the last dealer; if he has left, the first player after
+        him (in the last hand's order) who is still seated takes his place in turn.
+        """
+        table = cls(rules)
+        table.seats = seats
+        if not last_start or not seats:
+            return table
+        order = [s["player"] for s in last_start["seats"]]
+        dealer = int(last_start["dealer"])
+        index = {s.player: i for i, s in enumerate(seats)}
+        if order[dealer] in index:
+            table.dealer_pos = index[order[dealer]]
+            table.keep_deal = keep_deal
+            return table
+        for k in range(1, len(order)):
+            player = order[(dealer + k) % len(order)]
+            if player in index:
+                table.dealer_pos = index[player]
+                table.dealer_gone = True
+                break
+        return table
+
     # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:

@@ -102,3 +102,22 @@ def test_table_json_round_trip() -> None:
     fold_round(table, b"j")
     again = Table.from_json(table.to_json())
     assert again.to_json() == table.to_json()
+
+
+def test_resume_passes_the_deal_on_from_the_last_hand() -> None:
+    table = table_of(1000, 1000, 1000)
+    hand = table.deal(b"r")
+    hand.apply(Action(Act.RAISE, hand.to_act, 10))
+    while not hand.is_over:
+        legal = hand.legal()
+        assert legal is not None
+        hand.apply(Action(Act.CALL if legal.call else Act.FOLD, legal.seat))
+    table.settle(hand)
+    expected = table.next_dealer(b"n")
+    again = Table.resume(table.rules, table.seats, hand.start_json(), keep_deal=False)
+    assert again.next_dealer(b"n") == expected
+    # The last dealer has left: the player after him deals.
+    seats = [s for i, s in enumerate(table.seats) if i != hand.dealer]
+    gone = Table.resume(table.rules, seats, hand.start_json())
+    after = table.seats[(hand.dealer + 1) % 3].player
+    assert gone.seats[gone.next_dealer(b"n")].player == after
