@@ -32,6 +32,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 from bot.store.errors import (
     IntegrityViolation,
+    SchemaTooNew,
     StorageFailure,
     StoreError,
     TransactionMisuse,
@@ -159,6 +160,10 @@ class Database:
         try:
             conn.row_factory = sqlite3.Row
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            # Refuse a newer file before touching it (even switching it to WAL).
+            found = schema_version(conn)
+            if found > len(migrations):
+                raise SchemaTooNew(str(self.path), found, len(migrations))
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StorageFailure(f"{self.path}: cannot switch to WAL mode (got {mode})")

@@ -1,0 +1,111 @@
+"""Operator commands: ``audit [--db PATH]`` and ``backup PATH [--db PATH]``.
+
+``python -m bot audit`` and ``python -m bot backup`` dispatch here (so does
+``python -m bot.store.cli``). Both work while the bot is running: the audit reads one
+consistent snapshot, and the backup copies one with SQLite's online backup API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.store.audit import audit_file
+from bot.store.migrations import LATEST, schema_version
+
+DEFAULT_DB = Path("svara.sqlite3")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    audit = sub.add_parser("audit", help="check that every chip is accounted for")
+    audit.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
+    backup = sub.add_parser("backup", help="copy the database safely while the bot runs")
+    backup.add_argument("path", type=Path, help="where to write the copy")
+    backup.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
+    return parser
+
+
+def _check_source(db: Path) -> str | None:
+    if not db.is_file():
+        return f"no database at {db} (use --db PATH)"
+    return None
+
+
+def audit(db: Path) -> int:
+    """Print the audit of ``db``: ``audit ok: ...`` (0) or every violation (1)."""
+    problem = _check_source(db)
+    if problem:
+        print(f"audit: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report = audit_file(str(db))
+    except sqlite3.Error as err:
+        print(f"audit: cannot read {db}: {err}", file=sys.stderr)
+        return 2
+    for violation in report.violations:
+        print(f"violation: {violation}")
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def backup(db: Path, target: Path) -> int:
+    """Copy ``db`` to ``target`` as one consistent snapshot; verify the copy."""
+    problem = _check_source(db)
+    if problem:
+        print(f"backup: {problem}", file=sys.stderr)
+        return 2
+    if target.exists() and target.resolve() == db.resolve():
+        print("backup: the copy must not overwrite the database itself", file=sys.stderr)
+        return 2
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        source = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            source.execute("PRAGMA busy_timeout = 5000")
+            copy = sqlite3.connect(partial)
+            try:
+                # pages=-1: the whole database in one step, i.e. inside one read
+                # transaction, so commits the bot makes meanwhile cannot tear the copy.
+                source.backup(copy, pages=-1)
+                # A single self-contained file: no -wal next to the copy.
+                copy.execute("PRAGMA journal_mode = DELETE")
+                check = copy.execute("PRAGMA integrity_check").fetchone()[0]
+                version = schema_version(copy)
+            finally:
+                copy.close()
+        finally:
+            source.close()
+    except sqlite3.Error as err:
+        partial.unlink(missing_ok=True)
+        print(f"backup: failed: {err}", file=sys.stderr)
+        return 1
+    if check != "ok":
+        partial.unlink(missing_ok=True)
+        print(f"backup: the copy failed its integrity check: {check}", file=sys.stderr)
+        return 1
+    os.replace(partial, target)
+    report = audit_file(str(target))
+    print(f"backup ok: {target} ({target.stat().st_size} bytes, schema {version}/{LATEST}); "
+          f"{report.summary()}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Run one operator command; ``argv`` starts with the command name."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    if args.command == "audit":
+        return audit(args.db)
+    return backup(args.db, args.path)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
