@@ -53,6 +53,12 @@ def chat_for(ctx: Ctx, *, writing: bool = True) -> ChatRecord:
         if not user.started and not user.blocked:
             # The bot may not even look up a user who never opened the chat.
             raise ApiError(403, CANT_INITIATE) if writing else ApiError(400, CHAT_NOT_FOUND)
+    elif chat.migrated_to is not None:
+        raise ApiError(
+            400,
+            "Bad Request: group chat was upgraded to a supergroup chat",
+            {"migrate_to_chat_id": chat.migrated_to},
+        )
     elif chat.bot_status == "kicked":
         raise forbidden(f"bot was kicked from the {chat.type} chat")
     elif chat.bot_status == "left":

@@ -50,6 +50,7 @@ class ChatRecord:
     members: dict[int, str] = field(default_factory=dict)  # user id -> status
     bot_status: str = "member"  # "member" | "administrator" | "left" | "kicked"
     topics: dict[int, str] = field(default_factory=dict)  # thread id -> name
+    migrated_to: int | None = None  # set when a basic group became a supergroup
     messages: list[MessageRecord] = field(default_factory=list)
     next_message_id: int = 1
 

@@ -138,6 +138,13 @@ class Player:
         start = parse_qs(parts.query).get("start")
         return await self.start_bot(start[0] if start else None)
 
+    async def edit(self, message: MessageRecord, text: str) -> None:
+        """Edit one of this user's own messages."""
+        if message.sender is not self.record or message.deleted:
+            raise SandboxError(f"{self.name} cannot edit {message!r}")
+        self.world.edit(message, text)
+        await asyncio.sleep(0)
+
     def block_bot(self) -> None:
         """Block the bot: its messages to this user now fail with 403."""
         if not self.record.blocked:

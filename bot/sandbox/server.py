@@ -124,6 +124,10 @@ class SandboxServer:
             if fault is not None:
                 return await self._inject(request, call, fault, key, params)
             result = await self._run(call, key, params)
+        except asyncio.CancelledError:
+            # the client went away (an abandoned long poll, a timed-out request)
+            call.ok, call.status, call.description = False, 0, "abandoned by the client"
+            raise
         except ApiError as error:
             self._fail(call, error)
             return web.json_response(error.to_json(), status=error.status)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
 
+from bot.sandbox.activity import Activity
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import (
     JSON,
@@ -19,7 +18,7 @@ from bot.sandbox.models import (
     UserRecord,
 )
 from bot.sandbox.players import Player
-from bot.sandbox.text import command_target, entity_text
+from bot.sandbox.text import command_target, detect_entities, entity_text
 from bot.sandbox.updates import UpdateQueue
 
 DEFAULT_TOKEN = "123456789:SANDBOX-token_for-tests"
@@ -27,7 +26,7 @@ DEFAULT_TOKEN = "123456789:SANDBOX-token_for-tests"
 __all__ = ["DEFAULT_TOKEN", "CallbackAnswer", "CallbackRecord", "World"]
 
 
-class World:
+class World(Activity):
     """Everything the stand-in knows; tests build it up with users and groups."""
 
     def __init__(
@@ -55,12 +54,11 @@ class World:
         self.files: dict[str, FileRecord] = {}
         self.queries: dict[str, CallbackRecord] = {}
         self.commands: dict[str, list[JSON]] = {}  # scope and language -> commands
+        Activity.__init__(self, pending=lambda: self.updates.pending)
         self.updates = UpdateQueue(on_change=self.touch)
         self._user_ids = itertools.count(7_000_001)
         self._group_ids = itertools.count(4_100_000_001)
         self._query_ids = itertools.count(880_000_000_001)
-        self._in_flight = 0
-        self._last_activity = 0.0
 
     # -- building the world -------------------------------------------------------------
 
@@ -147,6 +145,34 @@ class World:
             self.chats[user.id] = chat
         return chat
 
+    def kick_bot(self, chat: ChatRecord, by: Player) -> None:
+        """`by` removes the bot from a group: a my_chat_member update, then 403 on sends."""
+        old = chat.bot_status
+        chat.bot_status = "kicked"
+        self.push_member_change(chat, by.record, old, "kicked")
+
+    def migrate(self, group: ChatRecord, by: Player) -> ChatRecord:
+        """Upgrade a basic group to a supergroup, as Telegram does when a group grows.
+
+        The old id then answers 400 with migrate_to_chat_id (PTB raises ChatMigrated).
+        """
+        if group.type != "group":
+            raise SandboxError(f"only basic groups migrate, not {group.describe()}")
+        chat_id = -(1_000_000_000_000 + next(self._group_ids))
+        new = ChatRecord(id=chat_id, type="supergroup", title=group.title)
+        new.members = dict(group.members)
+        new.bot_status = group.bot_status
+        self.chats[new.id] = new
+        group.migrated_to = new.id
+        for chat, field_name, value in (
+            (group, "migrate_to_chat_id", new.id),
+            (new, "migrate_from_chat_id", group.id),
+        ):
+            message = self.store(chat, by.record, text=None)
+            message.service = {field_name: value}
+            self.deliver(message)
+        return new
+
     # -- lookups used by the API --------------------------------------------------------
 
     def find_chat(self, chat_id: int | str | None) -> ChatRecord | None:
@@ -220,6 +246,8 @@ class World:
         and replies to its own messages; an admin bot or one without privacy sees all.
         """
         chat = message.chat
+        if message.service:
+            return chat.bot_status not in ("left", "kicked")
         if not chat.is_group or not self.privacy_mode or chat.bot_status == "administrator":
             return True
         if chat.bot_status in ("left", "kicked"):
@@ -234,6 +262,16 @@ class World:
             if entity["type"] == "mention" and entity_text(text, entity)[1:].lower() == me:
                 return True
         return message.reply_to is not None and message.reply_to.sender.is_bot
+
+    def edit(self, message: MessageRecord, text: str) -> None:
+        """A user edits their own message; the bot gets edited_message if it may see it."""
+        message.history.append(message.text)
+        message.text = text
+        message.entities = detect_entities(text)
+        message.edit_date = int(self.wall())
+        self.touch()
+        if self.bot_sees(message):
+            self.updates.push("edited_message", message.to_json())
 
     def new_query(self, user: UserRecord, message: MessageRecord, data: str) -> CallbackRecord:
         """Register a button press and queue its callback_query update."""
@@ -273,63 +311,3 @@ class World:
     def unanswered_queries(self) -> list[CallbackRecord]:
         """Presses the bot never answered."""
         return [q for q in self.queries.values() if q.answer is None]
-
-    # -- activity and waiting -----------------------------------------------------------
-
-    def touch(self) -> None:
-        """Note that something happened (restarts the quiet period)."""
-        self._last_activity = asyncio.get_running_loop().time() if _loop_running() else 0.0
-
-    def begin_request(self) -> None:
-        """A bot request (other than a long poll) started."""
-        self._in_flight += 1
-        self.touch()
-
-    def end_request(self) -> None:
-        """A bot request finished."""
-        self._in_flight -= 1
-        self.touch()
-
-    def is_idle(self, quiet: float) -> bool:
-        """No pending updates, no requests in flight, and nothing happened for `quiet` s."""
-        if self.updates.pending or self._in_flight:
-            return False
-        return asyncio.get_running_loop().time() - self._last_activity >= quiet
-
-    # Tests read best with a plain timeout argument, hence the noqa on these two helpers.
-    async def wait_idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:  # noqa: ASYNC109
-        """Wait until the bot has gone quiet; a test error if it does not within `timeout`."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.is_idle(quiet):
-            if loop.time() > deadline:
-                raise SandboxError(
-                    f"the bot did not go quiet within {timeout}s: {self.updates.pending} updates"
-                    f" pending, {self._in_flight} requests in flight"
-                )
-            await asyncio.sleep(0.01)
-
-    async def wait_for(
-        self,
-        predicate: Callable[[], Any],
-        timeout: float = 5.0,  # noqa: ASYNC109
-        what: str = "condition",
-    ) -> Any:
-        """Wait until `predicate()` is truthy and return its value."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if loop.time() > deadline:
-                raise SandboxError(f"{what} did not become true within {timeout}s")
-            await asyncio.sleep(0.01)
-
-
-def _loop_running() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
