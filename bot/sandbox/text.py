@@ -32,7 +32,6 @@ _TAGS = {
 }
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]*);")
-_TAG_NAME = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*")
 _ATTR = re.compile(r"\s*([a-zA-Z][a-zA-Z0-9_-]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>\"']+))?")
 _COMMAND = re.compile(r"(?<!\S)/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{3,32}))?(?![\w@/])")
 _MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9_]{4,32})\b")
@@ -84,13 +83,15 @@ def _decode_entity(source: str, index: int, strict: bool) -> tuple[str, int]:
     return "&", index + 1
 
 
-def _parse_attrs(source: str, index: int, tag: str, strict: bool) -> tuple[dict[str, str], int]:
+def _parse_attrs(
+    source: str, index: int, tag: str, at: int, strict: bool
+) -> tuple[dict[str, str], int]:
     attrs: dict[str, str] = {}
     while True:
         while index < len(source) and source[index].isspace():
             index += 1
         if index >= len(source):
-            raise _fail(f'Unclosed start tag "{tag}" at byte offset {_byte_offset(source, index)}')
+            raise _fail(f"Unclosed start tag at byte offset {at}")
         if source[index] == ">":
             return attrs, index + 1
         match = _ATTR.match(source, index)
@@ -119,7 +120,7 @@ def _unescape(raw: str, strict: bool) -> str:
     return "".join(out)
 
 
-def _entity_for(opened: _Open, length: int, source: str) -> dict[str, Any] | None:
+def _entity_for(opened: _Open, length: int) -> dict[str, Any] | None:
     kind = _TAGS[opened.tag]
     entity: dict[str, Any] = {"type": kind, "offset": opened.start, "length": length}
     if opened.tag == "a":
@@ -140,64 +141,93 @@ def _entity_for(opened: _Open, length: int, source: str) -> dict[str, Any] | Non
     return entity
 
 
-def parse_html(source: str, *, strict_entities: bool = True) -> Parsed:
-    """Parse `source` as the Bot API's HTML parse mode or raise the 400 Telegram answers."""
-    out: list[str] = []
-    out_len = 0
-    stack: list[_Open] = []
-    entities: list[dict[str, Any]] = []
-    i = 0
-    while i < len(source):
-        char = source[i]
-        if char == "&":
-            piece, i = _decode_entity(source, i, strict_entities)
-            out.append(piece)
-            out_len += utf16_len(piece)
-            continue
-        if char != "<":
-            out.append(char)
-            out_len += utf16_len(char)
-            i += 1
-            continue
-        at = _byte_offset(source, i)
-        if source.startswith("</", i):
-            close = source.find(">", i)
-            if close < 0:
-                raise _fail(f"Unclosed end tag at byte offset {at}")
-            name = source[i + 2 : close].strip().lower()
-            if not stack:
-                raise _fail(f"Unexpected end tag at byte offset {at}")
-            top = stack.pop()
-            if name != top.tag:
-                raise _fail(
-                    f'Unmatched end tag at byte offset {at}, expected "</{top.tag}>",'
-                    f' found "</{name}>"'
-                )
-            length = out_len - top.start
-            entity = _entity_for(top, length, source) if length > 0 else None
-            if entity is not None:
-                entities.append(entity)
-            i = close + 1
-            continue
-        match = _TAG_NAME.match(source, i + 1)
-        if not match:
-            raise _fail(f'Unsupported start tag "" at byte offset {at}')
-        tag = match.group(0).lower()
+def _name_end(source: str, index: int) -> int:
+    """Where a tag name ends: like the real parser, at whitespace, ">" or the end."""
+    while index < len(source) and not source[index].isspace() and source[index] != ">":
+        index += 1
+    return index
+
+
+class _HtmlParser:
+    """One pass over the source; the error texts and their order follow the real server."""
+
+    def __init__(self, source: str, strict_entities: bool) -> None:
+        self.source = source
+        self.strict = strict_entities
+        self.out: list[str] = []
+        self.out_len = 0  # utf-16 units emitted so far
+        self.stack: list[_Open] = []
+        self.entities: list[dict[str, Any]] = []
+
+    def emit(self, piece: str) -> None:
+        self.out.append(piece)
+        self.out_len += utf16_len(piece)
+
+    def run(self) -> Parsed:
+        source, i = self.source, 0
+        while i < len(source):
+            if source[i] == "&":
+                piece, i = _decode_entity(source, i, self.strict)
+                self.emit(piece)
+            elif source[i] != "<":
+                self.emit(source[i])
+                i += 1
+            elif source.startswith("</", i):
+                i = self.end_tag(i)
+            else:
+                i = self.start_tag(i)
+        if self.stack:
+            raise _fail(f'Can\'t find end tag corresponding to start tag "{self.stack[-1].tag}"')
+        self.entities.sort(key=lambda e: (e["offset"], -e["length"]))
+        return Parsed(text="".join(self.out), entities=self.entities)
+
+    def start_tag(self, begin: int) -> int:
+        source, at = self.source, _byte_offset(self.source, begin)
+        name_end = _name_end(source, begin + 1)
+        if name_end >= len(source):
+            raise _fail(f"Unclosed start tag at byte offset {at}")
+        tag = source[begin + 1 : name_end].lower()
         if tag not in _TAGS:
             raise _fail(f'Unsupported start tag "{tag}" at byte offset {at}')
-        attrs, i = _parse_attrs(source, match.end(), tag, strict_entities)
+        attrs, after = _parse_attrs(source, name_end, tag, at, self.strict)
         if tag == "span" and attrs.get("class") != "tg-spoiler":
             raise _fail(f'Tag "span" must have class "tg-spoiler" at byte offset {at}')
         if tag == "tg-emoji" and "emoji-id" not in attrs:
             raise _fail(f'Tag "tg-emoji" must have attribute "emoji-id" at byte offset {at}')
-        if tag == "code" and stack and stack[-1].tag == "pre" and "class" in attrs:
+        if tag == "code" and self.stack and self.stack[-1].tag == "pre" and "class" in attrs:
             # <pre><code class="language-x"> sets the language of the pre block
-            stack[-1].attrs["language"] = attrs["class"].removeprefix("language-")
-        stack.append(_Open(tag=tag, start=out_len, attrs=attrs))
-    if stack:
-        raise _fail(f'Can\'t find end tag corresponding to start tag "{stack[-1].tag}"')
-    entities.sort(key=lambda e: (e["offset"], -e["length"]))
-    return Parsed(text="".join(out), entities=entities)
+            self.stack[-1].attrs["language"] = attrs["class"].removeprefix("language-")
+        self.stack.append(_Open(tag=tag, start=self.out_len, attrs=attrs))
+        return after
+
+    def end_tag(self, begin: int) -> int:
+        source, at = self.source, _byte_offset(self.source, begin)
+        if not self.stack:
+            raise _fail(f"Unexpected end tag at byte offset {at}")
+        name_end = _name_end(source, begin + 2)
+        name = source[begin + 2 : name_end].lower()
+        close = name_end
+        while close < len(source) and source[close].isspace():
+            close += 1
+        if close >= len(source) or source[close] != ">":
+            raise _fail(f"Unclosed end tag at byte offset {at}")
+        top = self.stack.pop()
+        if name and name != top.tag:  # "</>" closes whatever is open
+            raise _fail(
+                f'Unmatched end tag at byte offset {at}, expected "</{top.tag}>",'
+                f' found "</{name}>"'
+            )
+        length = self.out_len - top.start
+        inside_pre = top.tag == "code" and self.stack and self.stack[-1].tag == "pre"
+        entity = _entity_for(top, length) if length > 0 and not inside_pre else None
+        if entity is not None:
+            self.entities.append(entity)
+        return close + 1
+
+
+def parse_html(source: str, *, strict_entities: bool = True) -> Parsed:
+    """Parse `source` as the Bot API's HTML parse mode or raise the 400 Telegram answers."""
+    return _HtmlParser(source, strict_entities).run()
 
 
 def _strip(parsed: Parsed) -> Parsed:

@@ -63,3 +63,26 @@ def test_typed_commands_and_mentions() -> None:
     ]
     assert detect_entities("a/b and https://x.y/z") == []
     assert detect_entities("go /fold") == [{"type": "bot_command", "offset": 3, "length": 5}]
+
+
+@pytest.mark.parametrize(
+    ("html", "error"),
+    [
+        ("x <b", "Unclosed start tag at byte offset 2"),
+        ('<a href="x"', "Unclosed start tag at byte offset 0"),
+        ("<b/>", 'Unsupported start tag "b/" at byte offset 0'),
+        ("</b>", "Unexpected end tag at byte offset 0"),
+        ("<b>x</b", "Unclosed end tag at byte offset 4"),
+        ("é<b>x</i>", 'Unmatched end tag at byte offset 6, expected "</b>", found "</i>"'),
+    ],
+)
+def test_error_texts_and_byte_offsets(html: str, error: str) -> None:
+    with pytest.raises(ApiError) as raised:
+        parse_html(html)
+    assert raised.value.description == "Bad Request: can't parse entities: " + error
+
+
+def test_anonymous_end_tag_and_code_inside_pre() -> None:
+    assert parse_html("<b>x</>").entities == [{"type": "bold", "offset": 0, "length": 1}]
+    parsed = parse_html('<pre><code class="language-go">x</code></pre>')
+    assert parsed.entities == [{"type": "pre", "offset": 0, "length": 1, "language": "go"}]
