@@ -629,7 +629,8 @@ class Hand:
         )
         for i, s in enumerate(self.seats):
             s.in_round = i in tied
-            s.folded = False
+            # A tied player who has left the table gives up his share of the svara.
+            s.folded = s.in_round and s.leaving
         self.dead = amount
         self.tied = tied
         self.stake = stake

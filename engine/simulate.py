@@ -21,7 +21,7 @@ def random_action(hand: Hand, rng: random.Random) -> Action:
     roll = rng.random()
     if roll < 0.03:
         return Action(Act.TIMEOUT, seat)
-    if roll < 0.05:
+    if roll < 0.05 and not hand.seats[seat].leaving:
         return Action(Act.LEAVE, seat)
     if legal.blind is not None:
         if rng.random() < 0.4:

@@ -64,6 +64,8 @@ class Table:
         self.dealer_gone = False
         self.keep_deal = False
         self.in_hand = False
+        self.dealt: set[int] = set()
+        """Players dealt into the hand in progress (others may stand up or top up)."""
 
     # ----------------------------------------------------------------- seats
 
@@ -83,22 +85,22 @@ class Table:
         return seat
 
     def stand(self, player: int) -> int:
-        """Leave the table between hands; returns the stack to cash out."""
-        if self.in_hand:
-            raise HandRunning()
+        """Leave the table (between his hands); returns the stack to cash out."""
         seat = self.seat(player)
         if seat is None:
             raise NotSeated()
+        if self.in_hand and player in self.dealt:
+            raise HandRunning()
         self._remove(self.seats.index(seat))
         return seat.stack
 
     def top_up(self, player: int, amount: int, max_stack: int) -> int:
         """Add chips to a stack between hands, up to `max_stack`; returns the new stack."""
-        if self.in_hand:
-            raise HandRunning()
         seat = self.seat(player)
         if seat is None:
             raise NotSeated()
+        if self.in_hand and player in self.dealt:
+            raise HandRunning()
         room = max(0, max_stack - seat.stack)
         if not 1 <= amount <= room:
             raise BadBuyIn(amount, 1 if room else 0, room)
@@ -162,6 +164,7 @@ class Table:
         self.dealer_gone = False
         self.keep_deal = False
         self.in_hand = True
+        self.dealt = {s.player for s in self.seats}
         return hand
 
     def settle(self, hand: Hand) -> list[tuple[int, int]]:
@@ -178,6 +181,7 @@ class Table:
                 if s.timeouts >= TIMEOUTS_TO_SIT_OUT:
                     s.sitting_out = True
         self.in_hand = False
+        self.dealt = set()
         self.keep_deal = bool(result["dealer_keeps_deal"])
         gone = []
         for player in result["leaving"]:
@@ -229,6 +233,7 @@ class Table:
             "dealer_gone": self.dealer_gone,
             "keep_deal": self.keep_deal,
             "in_hand": self.in_hand,
+            "dealt": sorted(self.dealt),
         }
 
     @classmethod
@@ -239,4 +244,5 @@ class Table:
         table.dealer_gone = data["dealer_gone"]
         table.keep_deal = data["keep_deal"]
         table.in_hand = data["in_hand"]
+        table.dealt = set(data.get("dealt", ()))
         return table
