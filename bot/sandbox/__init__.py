@@ -1,8 +1,21 @@
 """A strict local stand-in for the Telegram Bot API, with simulated users for tests.
 
-    async with SandboxServer(World()) as server:
-        alice = server.world.user("Alice")
-        app = ApplicationBuilder().token(server.world.token).base_url(server.base_url)...
+The real PTB Application talks to it over HTTP with long polling (or a webhook); tests
+drive simulated users in the same event loop and read the chats' state::
+
+    async def test_join(tg: Sandbox) -> None:           # fixture from pytest_plugin
+        alice, bob = tg.world.user("Alice"), tg.world.user("Bob")
+        group = tg.world.group("Friends", members=[alice, bob], admins=[alice])
+        app = tg.app_builder().build()                  # token, base_url, base_file_url set
+        install_handlers(app)
+        async with tg.running(app):                     # initialize, start, poll; then stop
+            await alice.send(group, "/newgame")
+            await tg.world.wait_idle()
+            answer = await (await bob.press(group.last_bot_message, "Join")).answer()
+            assert answer.text == "..."
+
+Without the fixture: `async with SandboxServer(World()) as server:` and point PTB at
+`server.base_url` / `server.base_file_url` with token `server.world.token`.
 """
 
 from bot.sandbox.errors import ApiError, SandboxError

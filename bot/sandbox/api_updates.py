@@ -42,6 +42,7 @@ async def set_webhook(ctx: Ctx) -> Any:
     ctx.world.updates.set_allowed(allowed_list)
     if url:
         await ctx.server.webhook.set(url, secret, allowed_list)
+        ctx.server.webhook.max_connections = params.get_int("max_connections", 40) or 40
     else:
         await ctx.server.webhook.stop()
     return True

@@ -61,7 +61,10 @@ class SandboxServer:
         app.router.add_get("/file/bot{token}/{path:.+}", self._serve_file)
         # handler_cancellation: a request the client gave up on (an abandoned long poll,
         # a held "timeout" fault) stops instead of lingering.
-        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+        # A short shutdown_timeout: a bot left polling must not hold up the test's teardown.
+        self._runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=0.5
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self._port)
         await site.start()
@@ -72,6 +75,7 @@ class SandboxServer:
     async def stop(self) -> None:
         """Stop webhook delivery and the HTTP server."""
         await self.webhook.close()
+        self.world.updates.release()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

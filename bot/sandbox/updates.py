@@ -134,6 +134,11 @@ class UpdateQueue:
             raise ApiError(409, CONFLICT_POLLER)
         return self.peek(limit)
 
+    def release(self) -> None:
+        """Answer a waiting long poll now (the server is stopping)."""
+        if self._poll is not None:
+            self._poll.wake.set()
+
     async def wait_any(self) -> None:
         """Wait until at least one update is pending (used by webhook delivery)."""
         while not self._pending:

@@ -10,6 +10,8 @@ from telegram.error import Conflict
 from telegram.ext import ContextTypes, MessageHandler, filters
 
 from bot.sandbox.harness import Sandbox
+from bot.sandbox.server import SandboxServer
+from bot.sandbox.world import World
 from tests.sandbox.helpers import exactly
 
 
@@ -100,3 +102,13 @@ async def test_application_polling_does_not_spin(tg: Sandbox) -> None:
         await tg.world.wait_for(lambda: seen, timeout=2)
     assert idle_polls <= 3, f"{idle_polls} getUpdates calls in one idle second"
     assert seen == ["/start"]
+
+
+async def test_stopping_the_server_answers_a_waiting_poll() -> None:
+    server = SandboxServer(World())
+    await server.start()
+    async with Sandbox(server).bot() as bot:
+        waiting = asyncio.create_task(bot.get_updates(timeout=20, read_timeout=30))
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(server.stop(), 2)
+        assert await asyncio.wait_for(waiting, 2) == ()
