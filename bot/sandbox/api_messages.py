@@ -182,6 +182,61 @@ async def edit_message_reply_markup(ctx: Ctx) -> Any:
     return message.to_json()
 
 
+async def edit_message_caption(ctx: Ctx) -> Any:
+    """editMessageCaption: the caption of a photo; without reply_markup the keyboard goes."""
+    chat = chat_for(ctx)
+    message = message_for(ctx, chat, EDIT_NOT_FOUND)
+    _editable(ctx, message)
+    if message.photo is None:
+        raise bad_request("there is no caption in the message to edit")
+    parsed = prepare_text(
+        ctx.params.get_str("caption"),
+        ctx.params.get_str("parse_mode"),
+        _entities(ctx, "caption_entities"),
+        limit=MAX_CAPTION,
+        too_long=CAPTION_TOO_LONG,
+        allow_empty=True,
+        strict_entities=ctx.world.strict_html_entities,
+    )
+    markup = validate_markup(ctx.params.raw("reply_markup"))
+    caption = parsed.text or None
+    if (
+        caption == message.caption
+        and parsed.entities == message.entities
+        and _same_markup(markup, message.reply_markup)
+    ):
+        raise ApiError(400, NOT_MODIFIED)
+    message.history.append(message.caption)
+    message.caption, message.entities, message.reply_markup = caption, parsed.entities, markup
+    message.edit_date = int(ctx.world.wall())
+    ctx.world.touch()
+    return message.to_json()
+
+
+async def pin_chat_message(ctx: Ctx) -> Any:
+    """pinChatMessage: anywhere in private, only as an admin in groups."""
+    chat = chat_for(ctx)
+    message = message_for(ctx, chat, "Bad Request: message to pin not found")
+    if chat.is_group and chat.bot_status != "administrator":
+        raise bad_request("not enough rights to manage pinned messages in the chat")
+    chat.pinned = [m for m in chat.pinned if m != message.message_id] + [message.message_id]
+    ctx.world.touch()
+    return True
+
+
+async def unpin_chat_message(ctx: Ctx) -> Any:
+    """unpinChatMessage: the given message, or the newest pinned one."""
+    chat = chat_for(ctx)
+    if chat.is_group and chat.bot_status != "administrator":
+        raise bad_request("not enough rights to manage pinned messages in the chat")
+    message_id = ctx.params.get_int("message_id")
+    if message_id is None and chat.pinned:
+        message_id = chat.pinned[-1]
+    chat.pinned = [m for m in chat.pinned if m != message_id]
+    ctx.world.touch()
+    return True
+
+
 def _same_markup(new: dict[str, Any] | None, old: dict[str, Any] | None) -> bool:
     def rows(markup: dict[str, Any] | None) -> Any:
         return (markup or {}).get("inline_keyboard") or []
@@ -236,6 +291,9 @@ HANDLERS: dict[str, Handler] = {
     "sendphoto": send_photo,
     "editmessagetext": edit_message_text,
     "editmessagereplymarkup": edit_message_reply_markup,
+    "editmessagecaption": edit_message_caption,
+    "pinchatmessage": pin_chat_message,
+    "unpinchatmessage": unpin_chat_message,
     "deletemessage": delete_message,
     "deletemessages": delete_messages,
     "sendchataction": send_chat_action,

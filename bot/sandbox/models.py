@@ -51,6 +51,7 @@ class ChatRecord:
     bot_status: str = "member"  # "member" | "administrator" | "left" | "kicked"
     topics: dict[int, str] = field(default_factory=dict)  # thread id -> name
     migrated_to: int | None = None  # set when a basic group became a supergroup
+    pinned: list[int] = field(default_factory=list)  # pinned message ids, oldest first
     messages: list[MessageRecord] = field(default_factory=list)
     next_message_id: int = 1
 

@@ -170,3 +170,24 @@ async def test_chat_not_found_and_private_chats(tg: Sandbox) -> None:
         with pytest.raises(Forbidden, match=exactly("Forbidden: bot was blocked by the user")):
             await bot.send_message(carol.id, "still there?")
     assert [m.text for m in carol.inbox] == ["welcome"]
+
+
+async def test_caption_edits_and_pins(tg: Sandbox) -> None:
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
+    group = tg.world.group("Friends")
+    admin_group = tg.world.supergroup("Club", bot_admin=True)
+    async with tg.bot() as bot:
+        photo = await bot.send_photo(group.id, png, caption="hand 1")
+        edited = await bot.edit_message_caption(group.id, photo.message_id, caption="hand 2")
+        assert isinstance(edited, type(photo)) and edited.caption == "hand 2"
+        with pytest.raises(BadRequest, match=r"^Message is not modified: specified new"):
+            await bot.edit_message_caption(group.id, photo.message_id, caption="hand 2")
+        with pytest.raises(
+            BadRequest, match=exactly("not enough rights to manage pinned messages in the chat")
+        ):
+            await bot.pin_chat_message(group.id, photo.message_id)
+        table = await bot.send_message(admin_group.id, "table")
+        assert await bot.pin_chat_message(admin_group.id, table.message_id)
+        assert admin_group.pinned == [table.message_id]
+        assert await bot.unpin_chat_message(admin_group.id)
+    assert admin_group.pinned == []
