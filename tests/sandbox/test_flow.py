@@ -47,3 +47,23 @@ async def test_command_button_and_answer(tg: Sandbox) -> None:
         await world.wait_idle()
         assert table.text == "Players: Bob"
         assert table.buttons == []
+
+
+async def test_commands_addressed_to_bots_reach_command_handlers(tg: Sandbox) -> None:
+    heard: list[str] = []
+
+    async def bet(update: Update, context: Ctx) -> None:
+        assert update.message is not None and update.message.text is not None
+        heard.append(update.message.text)
+
+    alice = tg.world.user("Alice")
+    group = tg.world.group("Friends", members=[alice])
+    app = tg.app_builder().build()
+    app.add_handler(CommandHandler("bet", bet))
+    async with tg.running(app):
+        await alice.send(group, "/bet 10")
+        await alice.send(group, "/bet@svara_test_bot 20")
+        await alice.send(group, "/bet@other_bot 30")
+        await alice.send(group, "bet 40")
+        await tg.world.wait_idle()
+    assert heard == ["/bet 10", "/bet@svara_test_bot 20"]
