@@ -1,0 +1,125 @@
+"""Build the Telegram application and run it (long polling, or a webhook when configured)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import BotCommand, Update
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+
+from bot.games import Games
+from bot.handlers import Context, Services, register
+from bot.i18n import Translations
+from bot.outbox import TelegramOutbox
+from bot.settings import Settings
+from bot.store import Store
+from bot.table_settings import TableSettings
+from bot.texts import COMMANDS
+from engine import new_seed
+
+log = logging.getLogger(__name__)
+
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+CONCURRENT_UPDATES = 256
+"""Updates handled at once: tables are independent, each has its own lock."""
+
+
+def table_defaults(settings: Settings) -> TableSettings:
+    """The settings of a new table, from the operator's configuration."""
+    return TableSettings(
+        ante=settings.default_ante,
+        turn_timeout=settings.turn_timeout,
+        blind_timeout=settings.blind_timeout,
+        svara_join_timeout=settings.svara_join_timeout,
+        next_hand_delay=settings.next_hand_delay,
+        autostart=settings.lobby_autostart,
+    )
+
+
+def build_application(
+    settings: Settings,
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
+    *,
+    seed_source: Callable[[], bytes] = new_seed,
+) -> AnyApp:
+    """The application with every handler; `start_services` runs in its post_init.
+
+    `seed_source` gives each hand its secret seed (tests inject known ones).
+    """
+    if builder is None:
+        builder = (
+            ApplicationBuilder()
+            .token(settings.token())
+            .base_url(settings.api_base_url)
+            .base_file_url(settings.file_url)
+        )
+    if settings.rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    app = (
+        builder.context_types(ContextTypes(context=Context))
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .post_init(lambda app: _started(app, settings, seed_source))
+        .post_shutdown(stop_services)
+        .build()
+    )
+    register(app)
+    return app
+
+
+async def start_services(
+    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] = new_seed
+) -> Services:
+    """Open the store, bring back every table, and register the command list."""
+    store = await Store.open(settings.database)
+    translations = Translations.load()
+    outbox = TelegramOutbox(app, store, translations)
+    games = Games(store, outbox, defaults=table_defaults(settings),
+                  starting_chips=settings.starting_chips, seed_source=seed_source)
+    outbox.on_timer = games.on_timer
+    services = Services(store, games, translations)
+    app.bot_data["services"] = services
+    app.bot_data["outbox"] = outbox
+    for line in await games.resume_all():
+        log.info("restart: %s", line)
+    tr = translations.get(None)
+    try:
+        await app.bot.set_my_commands([BotCommand(c, tr.gettext(d)) for c, d in COMMANDS])
+    except Exception as err:  # a missing command list must not keep the tables down
+        log.warning("could not register the command list: %s", err)
+    log.info("ready: %d live tables", len(games.tables))
+    return services
+
+
+async def _started(app: AnyApp, settings: Settings, seed_source: Callable[[], bytes]) -> None:
+    await start_services(app, settings, seed_source)
+
+
+async def stop_services(app: AnyApp) -> None:
+    outbox = app.bot_data.pop("outbox", None)
+    if isinstance(outbox, TelegramOutbox):
+        outbox.stop()
+    services = app.bot_data.pop("services", None)
+    if isinstance(services, Services):
+        await services.store.close()
+
+
+def run(settings: Settings) -> None:
+    """Run until interrupted: long polling, or a webhook when SVARA_WEBHOOK_URL is set."""
+    app = build_application(settings)
+    updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+    if settings.webhook_url:
+        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+        app.run_webhook(
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
+            webhook_url=settings.webhook_url,
+            secret_token=secret,
+            allowed_updates=updates,
+        )
+    else:
+        app.run_polling(allowed_updates=updates)

@@ -1,0 +1,109 @@
+"""Refusals a player can read: every error the bot answers with has a translatable text."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bot.i18n import N_, Html, Translator
+from engine import GameError
+
+
+class BotError(Exception):
+    """A refusal; `text(tr)` is what the player is told (a popup or a reply)."""
+
+    msgid: ClassVar[str] = N_("That is not possible now.")
+
+    def __init__(self, **params: object) -> None:
+        super().__init__(self.msgid)
+        self.params = params
+
+    def text(self, tr: Translator) -> str:
+        return tr.format(self.msgid, **self.params) if self.params else tr.gettext(self.msgid)
+
+
+class Expired(BotError):
+    msgid = N_("This button has expired.")
+
+
+class NotYourTurn(BotError):
+    msgid = N_("Not your turn.")
+
+
+class NotAtTable(BotError):
+    msgid = N_("You are not playing at this table.")
+
+
+class NoTable(BotError):
+    msgid = N_("There is no table here. Open one with /newgame.")
+
+
+class TableExists(BotError):
+    msgid = N_("A table is already open here.")
+
+
+class GroupOnly(BotError):
+    msgid = N_("Tables are played in groups: add me to a group and send /newgame there.")
+
+
+class NeedPrivateChat(BotError):
+    msgid = N_("Open a private chat with me first, so I can send you your cards.")
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__()
+        self.table_id = table_id
+
+
+class AlreadySeated(BotError):
+    msgid = N_("You are already at this table.")
+
+
+class TableFull(BotError):
+    msgid = N_("The table is full.")
+
+
+class NotEnoughChips(BotError):
+    msgid = N_("You need at least {ante} chips to sit at this table (you have {balance}).")
+
+
+class OnlyCreatorOrAdmin(BotError):
+    msgid = N_("Only the table's creator or a chat admin can do that.")
+
+
+class NeedPlayers(BotError):
+    msgid = N_("At least two players with chips for the ante are needed.")
+
+
+class AlreadyStarted(BotError):
+    msgid = N_("The game has already started.")
+
+
+class BadNumber(BotError):
+    msgid = N_("Give a whole number of chips, e.g. /bet 50.")
+
+
+class StoreBusy(BotError):
+    msgid = N_("Something went wrong saving that; nothing changed. Try again.")
+
+
+_ENGINE: dict[str, str] = {
+    "not_your_turn": N_("Not your turn."),
+    "not_in_hand": N_("You are not playing this hand."),
+    "hand_over": N_("This hand is over."),
+    "wrong_phase": N_("You cannot do that now."),
+    "bad_amount": N_("The amount must be between {low} and {high}."),
+    "cannot_call": N_("There is no bet to call yet: bet or fold."),
+    "no_raise": N_("You cannot bet or raise now."),
+    "cannot_join_svara": N_("You cannot join this svara."),
+    "not_enough_players": N_("At least two players with chips for the ante are needed."),
+    "table_full": N_("The table is full."),
+    "already_seated": N_("You are already at this table."),
+    "not_seated": N_("You are not playing at this table."),
+    "hand_running": N_("Wait for the hand to end."),
+}
+
+
+def engine_text(tr: Translator, err: GameError) -> Html:
+    """A player's words for an engine refusal."""
+    msgid = _ENGINE.get(err.code, N_("That is not possible now."))
+    values = {k: v for k, v in err.params.items() if f"{{{k}}}" in msgid}
+    return tr.format(msgid, **values) if values else Html(tr.gettext(msgid))

@@ -1,0 +1,442 @@
+"""Tables in play: the one place where presses, commands and timers become engine actions.
+
+Every change of a table runs under that table's lock, in the same order: check the
+request, apply it to the engine, persist it (one transaction), then show it (one edit of
+the table message) and arm the table's single timer. Nothing here knows Telegram: what
+must be shown or timed goes through the `Outbox`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot import errors
+from bot.i18n import N_
+from bot.render import Outcome, SeatView, TableView, outcome_of
+from bot.store import Store
+from bot.store.errors import StoreError
+from bot.store.models import HandRow
+from bot.table_settings import TableSettings
+from engine import Act, Action, Hand, Phase, new_seed
+from engine.events import Dealt, Event, RoundStarted
+from engine.table import Table, TableSeat
+
+log = logging.getLogger(__name__)
+
+TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
+"""Actions bound to one turn: a press for an earlier turn is stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who pressed or typed: a Telegram user as the bot needs him."""
+
+    id: int
+    name: str
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """The table's one timer: what it will do, for which hand and turn."""
+
+    kind: str
+    """blind, turn, svara, next (the next deal) or autostart."""
+    hand_id: int
+    seq: int
+    seconds: float
+
+
+@dataclass(eq=False)
+class Live:
+    """A table that is not closed, as the bot holds it between database writes."""
+
+    id: int
+    chat_id: int
+    thread_id: int | None
+    creator: int
+    settings: TableSettings
+    table: Table
+    status: str = "lobby"
+    message_id: int | None = None
+    language: str | None = None
+    names: dict[int, str] = field(default_factory=dict)
+    hand: Hand | None = None
+    hand_id: int = 0
+    hand_no: int = 0
+    outcome: Outcome | None = None
+    note: str | None = None
+    wait: Wait | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shown: object = None
+    """The last screen the outbox put in the chat (to skip edits that change nothing)."""
+
+    def view(self) -> TableView:
+        seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out)
+                      for s in self.table.seats)
+        wait = None if self.wait is None or self.wait.kind == "autostart" else self.wait
+        return TableView(
+            table_id=self.id, status=self.status, settings=self.settings, seats=seats,
+            names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
+            wait_seconds=None if wait is None else round(wait.seconds),
+            outcome=self.outcome, note=self.note,
+        )
+
+
+class Outbox(Protocol):
+    """What a table needs from the messenger."""
+
+    async def show(self, live: Live) -> None:
+        """Send or edit the table message so that it shows `live` now."""
+
+    async def send_cards(self, live: Live, hand: Hand, seats: tuple[int, ...]) -> None:
+        """Send each of `seats` his cards privately."""
+
+    def arm(self, live: Live, wait: Wait | None) -> None:
+        """Replace the table's timer: call `Games.on_timer(live.id, wait)` when it rings."""
+
+
+class Games:
+    """Every live table, keyed by id and by (chat, topic)."""
+
+    def __init__(
+        self,
+        store: Store,
+        outbox: Outbox,
+        *,
+        defaults: TableSettings,
+        starting_chips: int,
+        seed_source: Callable[[], bytes] = new_seed,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.outbox = outbox
+        self.defaults = defaults
+        self.starting_chips = starting_chips
+        self.seed_source = seed_source
+        self.clock = clock
+        self.tables: dict[int, Live] = {}
+        self._places: dict[tuple[int, int], int] = {}
+        self._opening = asyncio.Lock()
+
+    # ----------------------------------------------------------------- lookups
+
+    def at(self, chat_id: int, thread_id: int | None) -> Live | None:
+        table_id = self._places.get((chat_id, thread_id or 0))
+        return None if table_id is None else self.tables.get(table_id)
+
+    def _register(self, live: Live) -> None:
+        self.tables[live.id] = live
+        self._places[(live.chat_id, live.thread_id or 0)] = live.id
+
+    def _forget(self, live: Live) -> None:
+        self.tables.pop(live.id, None)
+        self._places.pop((live.chat_id, live.thread_id or 0), None)
+
+    async def player(self, who: Player) -> int:
+        """Make sure the player exists (new ones get the starting chips); his balance."""
+        user, _ = await self.store.users.ensure(who.id, who.name, language=who.language,
+                                                starting_chips=self.starting_chips)
+        return user.balance
+
+    async def chat_settings(self, chat_id: int) -> TableSettings:
+        chat = await self.store.chats.get(chat_id)
+        return TableSettings.load(chat.settings_dict(), **self.defaults.model_dump())
+
+    # ----------------------------------------------------------------- lobby
+
+    async def open_table(self, chat_id: int, thread_id: int | None, creator: Player) -> Live:
+        """/newgame: a lobby with the chat's settings, shown as a new table message."""
+        async with self._opening:
+            if self.at(chat_id, thread_id) is not None:
+                raise errors.TableExists()
+            await self.player(creator)
+            settings = await self.chat_settings(chat_id)
+            chat = await self.store.chats.get(chat_id)
+            row = await self.store.tables.open(chat_id, creator=creator.id, thread_id=thread_id,
+                                               rules=settings.model_dump(mode="json"))
+            live = Live(row.id, chat_id, thread_id, creator.id, settings,
+                        Table(settings.rules()), language=chat.language)
+            live.names[creator.id] = creator.name
+            self._register(live)
+        async with live.lock:
+            await self._publish(live)
+        return live
+
+    async def join(self, live: Live, who: Player) -> None:
+        """Sit down with a buy-in: the balance up to the table's maximum."""
+        balance = await self.player(who)
+        user = await self.store.users.get(who.id)
+        if not user.private_chat:
+            raise errors.NeedPrivateChat(live.id)
+        async with live.lock:
+            self._check_live(live)
+            if live.table.seat(who.id) is not None:
+                raise errors.AlreadySeated()
+            if len(live.table.seats) >= live.settings.max_seats:
+                raise errors.TableFull()
+            buy_in = min(balance, live.settings.max_buy_in)
+            if buy_in < live.settings.ante:
+                raise errors.NotEnoughChips(ante=live.settings.ante, balance=balance)
+            await self.store.tables.join(live.id, who.id, buy_in)
+            live.table.sit(who.id, buy_in)
+            live.names[who.id] = who.name
+            live.note = None
+            await self._publish(live)
+
+    async def leave(self, live: Live, who: Player) -> None:
+        """Stand up: now between hands, or fold now and go when the hand ends."""
+        async with live.lock:
+            if live.table.seat(who.id) is None:
+                raise errors.NotAtTable()
+            hand = live.hand
+            seat = None if hand is None else hand.seat_of(who.id)
+            if hand is not None and seat is not None and not hand.is_over:
+                if hand.seats[seat].leaving:
+                    return
+                await self.store.tables.leave(live.id, who.id)
+                await self._apply(live, Action(Act.LEAVE, seat))
+                return
+            await self.store.tables.leave(live.id, who.id)
+            live.table.stand(who.id)
+            await self._publish(live)
+
+    async def start(self, live: Live, who: Player, *, is_admin: bool) -> None:
+        """The creator or an admin deals the first hand."""
+        async with live.lock:
+            self._check_live(live)
+            if live.status != "lobby":
+                raise errors.AlreadyStarted()
+            if who.id != live.creator and not is_admin:
+                raise errors.OnlyCreatorOrAdmin()
+            if not live.table.can_deal():
+                raise errors.NeedPlayers()
+            await self._deal(live)
+
+    async def come_back(self, live: Live, who: Player) -> None:
+        """ "I'm back": a player sitting out is dealt in again from the next hand."""
+        async with live.lock:
+            seat = live.table.seat(who.id)
+            if seat is None:
+                raise errors.NotAtTable()
+            if not seat.sitting_out:
+                return
+            await self.store.tables.update_seat(live.id, who.id, sitting_out=False, timeouts=0)
+            live.table.set_away(who.id, False)
+            await self._publish(live)
+
+    async def end(self, live: Live, who: Player, *, is_admin: bool) -> None:
+        """/endgame: refund a hand in progress and close the table."""
+        async with live.lock:
+            if who.id != live.creator and not is_admin:
+                raise errors.OnlyCreatorOrAdmin()
+            await self._close(live, N_("The table was closed; every chip went back."))
+
+    # ----------------------------------------------------------------- play
+
+    async def press(self, live: Live, who: Player, action: Action, *, hand_id: int,
+                    seq: int | None) -> None:
+        """Apply a player's action, pressed on a button of hand `hand_id`, turn `seq`."""
+        async with live.lock:
+            hand = live.hand
+            if hand is None or hand_id != live.hand_id or hand.is_over:
+                raise errors.Expired()
+            if seq is not None and seq != len(hand.actions):
+                raise errors.Expired()
+            seat = hand.seat_of(who.id)
+            if seat is None:
+                raise errors.NotAtTable()
+            action = Action(action.act, seat, action.amount)
+            if action.act in TURN_ACTS and hand.phase is not Phase.SVARA_JOIN \
+                    and seat != hand.to_act:
+                raise errors.NotYourTurn()
+            hand.verify(action)
+            await self._apply(live, action)
+
+    def cards(self, live: Live, who: Player, hand_id: int) -> tuple[Hand, int]:
+        """The hand and seat whose cards the "My cards" button shows."""
+        hand = live.hand
+        if hand is None or hand_id != live.hand_id:
+            raise errors.Expired()
+        seat = hand.seat_of(who.id)
+        if seat is None or not hand.seats[seat].in_round:
+            raise errors.NotAtTable()
+        return hand, seat
+
+    async def on_timer(self, table_id: int, wait: Wait) -> None:
+        """A table's timer rang; it acts only if the table still waits for exactly that."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return
+        async with live.lock:
+            if live.wait != wait:
+                return
+            live.wait = None
+            if wait.kind == "next":
+                await self._deal(live)
+            elif wait.kind == "autostart":
+                if live.status == "lobby" and live.table.can_deal():
+                    await self._deal(live)
+            elif live.hand is not None and not live.hand.is_over:
+                if wait.kind == "svara":
+                    await self._apply(live, Action(Act.CLOSE_SVARA))
+                elif live.hand.to_act is not None:
+                    await self._apply(live, Action(Act.TIMEOUT, live.hand.to_act))
+
+    # ----------------------------------------------------------------- inside the lock
+
+    def _check_live(self, live: Live) -> None:
+        if live.status == "closed":
+            raise errors.NoTable()
+
+    async def _deal(self, live: Live) -> None:
+        if not live.table.can_deal():
+            await self._close(live, N_("Fewer than two players can pay the ante: the table "
+                                       "is closed and every stack went back."))
+            return
+        hand = live.table.deal(self.seed_source())
+        try:
+            hand_id = await self.store.hands.open(live.id, hand)
+        except StoreError:
+            log.exception("table %s: could not open a hand", live.id)
+            await self.reload(live)
+            raise errors.StoreBusy() from None
+        live.hand, live.hand_id = hand, hand_id
+        live.hand_no += 1
+        live.status = "playing"
+        live.outcome = live.note = None
+        await self._after(live, hand.events)
+
+    async def _apply(self, live: Live, action: Action) -> None:
+        hand = live.hand
+        assert hand is not None
+        events = hand.apply(action)
+        try:
+            if hand.is_over:
+                await self.store.hands.settle(live.hand_id, hand, action=action, events=events)
+            else:
+                await self.store.hands.record(live.hand_id, action, events,
+                                              seq=len(hand.actions))
+        except StoreError:
+            log.exception("table %s: could not save %s; undone", live.id, action)
+            live.hand = Hand.replay(hand.start_json(),
+                                    [a.to_json() for a in hand.actions[:-1]])
+            raise errors.StoreBusy() from None
+        await self._after(live, events)
+
+    async def _after(self, live: Live, events: tuple[Event, ...] | list[Event]) -> None:
+        """Show what happened, send new cards, settle a finished hand, arm the timer."""
+        hand = live.hand
+        assert hand is not None
+        dealt = [e for e in events if isinstance(e, Dealt)]
+        if hand.is_over:
+            await self._finish(live, hand)
+        await self._publish(live)
+        for event in dealt:
+            await self.outbox.send_cards(live, hand, event.seats)
+
+    async def _finish(self, live: Live, hand: Hand) -> None:
+        if live.hand_id and (await self.store.hands.get(live.hand_id)).status == "open":
+            await self.store.hands.settle(live.hand_id, hand)
+        last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
+        live.outcome = outcome_of(hand, since=last_round)
+        before = {s.player: s.sitting_out for s in live.table.seats}
+        live.table.settle(hand)
+        for seat in live.table.seats:
+            if seat.sitting_out and not before.get(seat.player, False):
+                await self.store.tables.update_seat(live.id, seat.player, sitting_out=True,
+                                                    timeouts=seat.timeouts)
+        live.hand = None
+
+    async def _close(self, live: Live, note: str) -> None:
+        if live.hand is not None and not live.hand.is_over:
+            await self.store.hands.abort(live.hand_id, "the table was closed")
+            live.hand = None
+        await self.store.tables.close(live.id)
+        live.status = "closed"
+        live.note = note
+        live.wait = None
+        self.outbox.arm(live, None)
+        await self._publish(live)
+        self._forget(live)
+
+    async def _publish(self, live: Live) -> None:
+        live.wait = self._next_wait(live)
+        await self.outbox.show(live)
+        self.outbox.arm(live, live.wait)
+
+    def _next_wait(self, live: Live) -> Wait | None:
+        s = live.settings
+        if live.status == "closed":
+            return None
+        hand = live.hand
+        if live.status == "lobby":
+            if s.autostart and live.table.can_deal():
+                keep = live.wait if live.wait and live.wait.kind == "autostart" else None
+                return keep or Wait("autostart", 0, 0, s.autostart)
+            return None
+        if hand is None:
+            return Wait("next", live.hand_id, 0, s.next_hand_delay)
+        seq = len(hand.actions)
+        if hand.phase is Phase.SVARA_JOIN:
+            keep = live.wait if live.wait and live.wait.kind == "svara" else None
+            return keep or Wait("svara", live.hand_id, seq, s.svara_join_timeout)
+        if hand.phase is Phase.BLIND:
+            return Wait("blind", live.hand_id, seq, s.blind_timeout)
+        return Wait("turn", live.hand_id, seq, s.turn_timeout)
+
+    # ----------------------------------------------------------------- start-up
+
+    async def reload(self, live: Live) -> None:
+        """Rebuild a table's seats from the database (after a refund or a failed write)."""
+        seats = await self.store.tables.seats(live.id)
+        last = await self._last_hand(live.id)
+        start = None if last is None else json.loads(last.start)
+        result = json.loads(last.result) if last is not None and last.result else {}
+        keep = bool(result.get("dealer_keeps_deal"))
+        live.table = Table.resume(
+            live.settings.rules(),
+            [TableSeat(s.user_id, s.stack, s.sitting_out, s.timeouts) for s in seats],
+            start, keep,
+        )
+        live.hand_no = 0 if last is None else last.number
+        for s in seats:
+            if s.user_id not in live.names:
+                live.names[s.user_id] = (await self.store.users.get(s.user_id)).name
+
+    async def _last_hand(self, table_id: int) -> HandRow | None:
+        row = await self.store.db.fetchone(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
+        return None if row is None else HandRow.of(row)
+
+    async def resume_all(self) -> list[str]:
+        """At start-up: recover unfinished hands, then bring every live table back."""
+        reports = await self.store.recover()
+        lines = [r.describe() for r in reports]
+        by_table = {r.table_id: r for r in reports}
+        for row in await self.store.tables.live_tables():
+            chat = await self.store.chats.get(row.chat_id)
+            settings = TableSettings.load(row.rules, **self.defaults.model_dump())
+            live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
+                        Table(settings.rules()), status=row.status, message_id=row.message_id,
+                        language=chat.language)
+            await self.reload(live)
+            report = by_table.get(row.id)
+            if report is not None and report.hand is not None and not report.hand.is_over:
+                live.hand, live.hand_id = report.hand, report.hand_id
+                live.table.in_hand = True
+                live.table.dealt = {s.player for s in report.hand.seats}
+            elif report is not None and report.outcome == "refunded":
+                live.note = N_("The bot restarted and could not resume the hand: every chip "
+                               "in it went back to its owner.")
+            self._register(live)
+            async with live.lock:
+                live.shown = None
+                await self._publish(live)
+        return lines

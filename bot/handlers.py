@@ -1,0 +1,337 @@
+"""Telegram updates in, table calls out. Each handler parses, calls `Games`, and answers.
+
+Every button press is answered exactly once, whatever happens: with nothing, with a
+popup that only the presser sees, or with the deep link that opens the private chat.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    CallbackContext,
+    CallbackQueryHandler,
+    CommandHandler,
+    ExtBot,
+)
+
+from bot import errors
+from bot.callback_data import PATTERN, BadCallbackData, Button, Press
+from bot.games import Games, Live, Player
+from bot.i18n import Translations, Translator
+from bot.render import cards_popup
+from bot.store import Store
+from bot.texts import help_text, rules_text
+from engine import Act, Action, GameError
+
+log = logging.getLogger(__name__)
+
+POPUP_LIMIT = 200
+JOIN_PAYLOAD = "j"
+"""Deep-link payloads: ``j<table id in base 36>`` joins that table."""
+
+
+@dataclass
+class Services:
+    """What the handlers share: built once at start-up (`bot.app`)."""
+
+    store: Store
+    games: Games
+    translations: Translations
+
+
+class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    @property
+    def services(self) -> Services:
+        services = self.bot_data.get("services")
+        assert isinstance(services, Services), "the bot has not finished starting"
+        return services
+
+
+_TURN = {
+    Button.FOLD: Act.FOLD, Button.CALL: Act.CALL, Button.RAISE: Act.RAISE,
+    Button.ALL_IN: Act.ALL_IN, Button.BLIND: Act.BLIND, Button.NO_BLIND: Act.NO_BLIND,
+}
+_SVARA = {Button.SVARA_JOIN: Act.JOIN_SVARA, Button.SVARA_SKIP: Act.SKIP_SVARA}
+
+
+def player_of(user: User) -> Player:
+    return Player(user.id, user.full_name, user.language_code)
+
+
+def thread_of(message: Message) -> int | None:
+    return message.message_thread_id if message.is_topic_message else None
+
+
+def join_link(bot_username: str, table_id: int) -> str:
+    return f"https://t.me/{bot_username}?start={JOIN_PAYLOAD}{table_id:x}"
+
+
+def _popup(text: str) -> str:
+    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"
+
+
+async def _is_admin(context: Context, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+def _user_tr(context: Context, user: User) -> Translator:
+    return context.services.translations.get(user.language_code)
+
+
+async def _reply(message: Message, text: str, **kwargs: Any) -> None:
+    try:
+        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)
+    except TelegramError as err:
+        log.info("could not reply in chat %s: %s", message.chat_id, err)
+
+
+# --------------------------------------------------------------------- buttons
+
+
+async def on_press(update: Update, context: Context) -> None:
+    """Any inline button of ours."""
+    query = update.callback_query
+    assert query is not None
+    tr = _user_tr(context, query.from_user)
+    answered = False
+    try:
+        answered = await _handle_press(query, context, tr)
+    except errors.NeedPrivateChat as err:
+        await query.answer(url=join_link(context.bot.username, err.table_id))
+        answered = True
+    except errors.BotError as err:
+        await query.answer(_popup(err.text(tr)), show_alert=True)
+        answered = True
+    except GameError as err:
+        await query.answer(_popup(errors.engine_text(tr, err)), show_alert=True)
+        answered = True
+    finally:
+        if not answered:
+            await query.answer()
+
+
+async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) -> bool:
+    """Do what the press asks; True if it answered the query itself."""
+    games = context.services.games
+    try:
+        press = Press.decode(query.data or "")
+    except BadCallbackData:
+        raise errors.Expired() from None
+    live = games.tables.get(press.table)
+    message = query.message
+    if live is None or message is None or message.chat.id != live.chat_id:
+        raise errors.Expired()
+    who = player_of(query.from_user)
+    button = press.button
+    if button is Button.CARDS:
+        hand, seat = games.cards(live, who, press.hand)
+        await query.answer(_popup(cards_popup(tr, hand, seat)), show_alert=True)
+        return True
+    if press.hand == 0:
+        await _lobby_button(context, live, who, button)
+    elif button is Button.BACK:
+        await games.come_back(live, who)
+    elif button in _TURN:
+        action = Action(_TURN[button], 0, press.amount)
+        await games.press(live, who, action, hand_id=press.hand, seq=press.seq)
+    elif button in _SVARA:
+        await games.press(live, who, Action(_SVARA[button], 0), hand_id=press.hand, seq=None)
+    else:
+        raise errors.Expired()
+    return False
+
+
+async def _lobby_button(context: Context, live: Live, who: Player, button: Button) -> None:
+    games = context.services.games
+    if button is Button.JOIN:
+        await games.join(live, who)
+    elif button is Button.LEAVE:
+        await games.leave(live, who)
+    elif button is Button.START:
+        admin = who.id == live.creator or await _is_admin(context, live.chat_id, who.id)
+        await games.start(live, who, is_admin=admin)
+    elif button is Button.BACK:
+        await games.come_back(live, who)
+    else:
+        raise errors.Expired()
+
+
+async def on_unknown_press(update: Update, context: Context) -> None:
+    """Callback data that is not ours at all: still answered."""
+    query = update.callback_query
+    assert query is not None
+    await query.answer(_popup(errors.Expired().text(_user_tr(context, query.from_user))),
+                       show_alert=True)
+
+
+# --------------------------------------------------------------------- commands
+
+
+async def _group_command(update: Update, context: Context) -> tuple[Message, Player, Translator]:
+    message = update.effective_message
+    user = update.effective_user
+    assert message is not None and user is not None
+    return message, player_of(user), _user_tr(context, user)
+
+
+async def _run(message: Message, tr: Translator, coro: Any, context: Context) -> bool:
+    """Await a table call; answer its refusal as a reply. True if it went through."""
+    try:
+        await coro
+    except errors.NeedPrivateChat as err:
+        link = join_link(context.bot.username, err.table_id)
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Open the bot"),
+                                                                url=link)]])
+        await _reply(message, err.text(tr), reply_markup=keyboard)
+        return False
+    except errors.BotError as err:
+        await _reply(message, err.text(tr))
+        return False
+    except GameError as err:
+        await _reply(message, errors.engine_text(tr, err))
+        return False
+    return True
+
+
+def _table_here(context: Context, message: Message) -> Live:
+    if message.chat.type == ChatType.PRIVATE:
+        raise errors.GroupOnly()
+    live = context.services.games.at(message.chat_id, thread_of(message))
+    if live is None:
+        raise errors.NoTable()
+    return live
+
+
+async def on_newgame(update: Update, context: Context) -> None:
+    message, who, tr = await _group_command(update, context)
+    games = context.services.games
+
+    async def work() -> None:
+        if message.chat.type == ChatType.PRIVATE:
+            raise errors.GroupOnly()
+        await games.open_table(message.chat_id, thread_of(message), who)
+
+    await _run(message, tr, work(), context)
+
+
+async def on_table_command(update: Update, context: Context) -> None:
+    """/join, /leave, /back, /endgame and /bet N on the table of this chat (topic)."""
+    message, who, tr = await _group_command(update, context)
+    games = context.services.games
+    command = (message.text or "").split()[0].split("@")[0].lstrip("/").lower()
+
+    async def work() -> None:
+        live = _table_here(context, message)
+        if command == "join":
+            await games.join(live, who)
+        elif command == "leave":
+            await games.leave(live, who)
+        elif command == "back":
+            await games.come_back(live, who)
+        elif command == "endgame":
+            admin = who.id == live.creator or await _is_admin(context, live.chat_id, who.id)
+            await games.end(live, who, is_admin=admin)
+        elif command == "bet":
+            amount = _amount(context.args)
+            await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id,
+                              seq=None)
+
+    await _run(message, tr, work(), context)
+
+
+def _amount(args: list[str] | None) -> int:
+    if not args or len(args) != 1 or not args[0].isdigit() or len(args[0]) > 15:
+        raise errors.BadNumber()
+    value = int(args[0])
+    if value <= 0:
+        raise errors.BadNumber()
+    return value
+
+
+async def on_start(update: Update, context: Context) -> None:
+    """/start in private, with or without a join payload from a deep link."""
+    message, who, tr = await _group_command(update, context)
+    if message.chat.type != ChatType.PRIVATE:
+        await _reply(message, help_text(tr))
+        return
+    services = context.services
+    await services.games.player(who)
+    await services.store.users.set_private_chat(who.id, True)
+    payload = context.args[0] if context.args else ""
+    if payload.startswith(JOIN_PAYLOAD):
+        try:
+            table_id = int(payload[len(JOIN_PAYLOAD):], 16)
+        except ValueError:
+            table_id = -1
+        live = services.games.tables.get(table_id)
+        if live is None:
+            await _reply(message, errors.NoTable().text(tr))
+            return
+        if await _run(message, tr, services.games.join(live, who), context):
+            await _reply(message, tr.gettext("You are at the table. Your cards will come "
+                                             "here; good luck!"))
+        return
+    await _reply(message, help_text(tr))
+
+
+async def on_help(update: Update, context: Context) -> None:
+    message, _, tr = await _group_command(update, context)
+    await _reply(message, help_text(tr))
+
+
+async def on_rules(update: Update, context: Context) -> None:
+    message, _, tr = await _group_command(update, context)
+    settings = await context.services.games.chat_settings(message.chat_id)
+    await _reply(message, rules_text(tr, settings))
+
+
+async def on_balance(update: Update, context: Context) -> None:
+    message, who, tr = await _group_command(update, context)
+    services = context.services
+    await services.games.player(who)
+    holdings = await services.store.users.holdings(who.id)
+    at_tables = sum(t.stack for t in holdings.tables)
+    if message.chat.type != ChatType.PRIVATE:
+        await _reply(message, tr.format("{name}: {balance} chips, {tables} at tables.",
+                                         name=who.name, balance=holdings.balance,
+                                         tables=at_tables))
+        return
+    lines: list[str] = [tr.format("Balance: <b>{balance}</b> chips", balance=holdings.balance)]
+    for t in holdings.tables:
+        lines.append(tr.format("At table {table}: {stack}", table=t.table_id, stack=t.stack))
+    history = await services.store.users.history(who.id, limit=10)
+    if history:
+        lines += ["", tr.gettext("Recent movements:")]
+        lines += [f"{m.delta:+d} {m.kind}" for m in history]
+    await _reply(message, "\n".join(lines))
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Every handler of the bot, in one place."""
+    app.add_handler(CommandHandler("start", on_start))
+    app.add_handler(CommandHandler("newgame", on_newgame))
+    app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet"],
+                                   on_table_command))
+    app.add_handler(CommandHandler("help", on_help))
+    app.add_handler(CommandHandler("rules", on_rules))
+    app.add_handler(CommandHandler("balance", on_balance))
+    app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
+    app.add_handler(CallbackQueryHandler(on_unknown_press))

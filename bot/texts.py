@@ -1,0 +1,62 @@
+"""The long texts: /help, /rules, the private welcome, and the command list."""
+
+from __future__ import annotations
+
+from bot.i18n import N_, Translator
+from bot.render import rules_lines
+from bot.table_settings import TableSettings
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("newgame", N_("Open a Svara table in this chat")),
+    ("join", N_("Sit down at the table")),
+    ("leave", N_("Leave the table (folds a hand in play)")),
+    ("bet", N_("Bet or raise to a custom amount: /bet 50")),
+    ("back", N_("Come back after sitting out")),
+    ("endgame", N_("Close the table and refund the hand (creator or admin)")),
+    ("balance", N_("Your chips")),
+    ("rules", N_("The rules of Svara")),
+    ("help", N_("How to play with this bot")),
+)
+
+
+def help_text(tr: Translator) -> str:
+    lines = [tr.gettext("🃏 <b>Svara</b>, the Bulgarian three-card game, for your group."), ""]
+    lines.append(tr.gettext("In a group: /newgame opens a table, everyone taps Join, the "
+                            "creator taps Start. Your cards come to you in a private message; "
+                            "the My cards button shows them too."))
+    lines.append("")
+    for command, description in COMMANDS:
+        lines.append(f"/{command}: {tr.gettext(description)}")
+    return "\n".join(lines)
+
+
+def rules_text(tr: Translator, settings: TableSettings) -> str:
+    """The rules as RULES.md states them, in the bot's words, with this chat's settings."""
+    parts = [
+        tr.gettext("🃏 <b>The rules of Svara</b>"),
+        "",
+        tr.gettext("A 32-card deck (7 to ace). Everyone gets three cards. The highest "
+                   "score wins; there is no tie-breaker."),
+        tr.gettext("<b>Points</b>: 7, 8, 9 at face value; 10, J, Q, K ten; ace eleven. Your "
+                   "score is the best of: the cards of one suit added up; two aces 22, "
+                   "three aces 33; three of a kind, three times the card; two sevens 23; "
+                   "three sevens 34, the best hand."),
+        tr.gettext("<b>7♣ (Chechak)</b> counts 11 and joins the other two cards when they "
+                   "share a suit or a rank: 7♣ K♥ K♦ is 31, 7♣ A♥ K♥ is 32."),
+        tr.gettext("<b>A hand</b>: everyone pays the ante. Before the deal the player left "
+                   "of the dealer may bet blind; the next may double it, and so on. Then "
+                   "each player bets or folds (there is no check); a raise goes up by at "
+                   "least the ante, and the first bet after a blind doubles the last blind."),
+        tr.gettext("When all but one fold, he takes the pot without showing. Otherwise the "
+                   "best score wins. A player who cannot match goes all-in; side pots are "
+                   "built as in poker."),
+        tr.gettext("<b>Svara</b>: a tie is not paid out. The tied players play it again for "
+                   "free; anyone else at the table may join by paying the pot divided by "
+                   "the number of tied players."),
+        tr.gettext("A player who does not act in time folds; after two timeouts in a row he "
+                   "sits out until he taps I'm back."),
+        "",
+        tr.gettext("<b>This chat's table</b>:"),
+        *rules_lines(tr, settings),
+    ]
+    return "\n".join(parts)

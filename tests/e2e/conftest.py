@@ -1,0 +1,26 @@
+"""End-to-end fixtures: the real Application over HTTP against the stand-in, a real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.sandbox.harness import Sandbox
+from bot.sandbox.pytest_plugin import tg
+from tests.e2e.bed import Bed
+
+__all__ = ["bed", "tg"]
+
+
+@pytest.fixture
+async def bed(tg: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Bed]:
+    """A running bot with a fresh database; audited and checked at teardown."""
+    test_bed = Bed(tg, tmp_path_factory.mktemp("db") / "svara.sqlite3")
+    await test_bed.start()
+    try:
+        yield test_bed
+    finally:
+        await test_bed.stop()
+    await test_bed.audit()
+    test_bed.assert_no_cards_leaked()
