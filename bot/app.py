@@ -24,6 +24,12 @@ log = logging.getLogger(__name__)
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
+# Telegram counts about 20 messages a minute in a group and 30 a second overall, over any
+# window; aiolimiter's leaky bucket lets through its capacity plus its rate over a
+# window, so capacity + rate x window is kept under each limit (4 + 16/min; 14 + 14/s).
+GROUP_BURST, GROUP_PERIOD = 4, 16.0
+OVERALL_BURST, OVERALL_PERIOD = 14, 1.0
+
 CONCURRENT_UPDATES = 256
 """Updates handled at once: tables are independent, each has its own lock."""
 
@@ -37,6 +43,18 @@ def table_defaults(settings: Settings) -> TableSettings:
         svara_join_timeout=settings.svara_join_timeout,
         next_hand_delay=settings.next_hand_delay,
         autostart=settings.lobby_autostart,
+    )
+
+
+def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
+    """PTB's limiter set to stay within Telegram's flood limits; it retries a 429 three times.
+
+    `time_scale` > 1 runs the same limits on a faster clock (tests compress time).
+    """
+    return AIORateLimiter(
+        overall_max_rate=OVERALL_BURST, overall_time_period=OVERALL_PERIOD / time_scale,
+        group_max_rate=GROUP_BURST, group_time_period=GROUP_PERIOD / time_scale,
+        max_retries=3,
     )
 
 
@@ -58,7 +76,7 @@ def build_application(
             .base_file_url(settings.file_url)
         )
     if settings.rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        builder = builder.rate_limiter(rate_limiter())
     app = (
         builder.context_types(ContextTypes(context=Context))
         .concurrent_updates(CONCURRENT_UPDATES)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
 
-from bot.app import build_application, table_defaults
+from bot.app import build_application, rate_limiter, table_defaults
 from bot.games import Games, Live
 from bot.handlers import Services
 from bot.sandbox.harness import Sandbox
@@ -21,6 +22,8 @@ from engine import format_hand
 
 FAKE_TOKEN = "12345" + ":" + "x" * 35
 """Only for the settings check: the application gets the stand-in's own token."""
+
+TIME_SCALE = 20.0
 
 FAST = {
     "turn_timeout": 30.0,
@@ -41,6 +44,9 @@ class Bed:
         self.app: Any = None
         self._running: Any = None
         self.dealt: list[str] = []
+        # Telegram's flood limits, on a clock TIME_SCALE times faster on both sides.
+        started = time.monotonic()
+        tg.flood.clock = lambda: started + (time.monotonic() - started) * TIME_SCALE
 
     def settings(self) -> Settings:
         return Settings(
@@ -55,8 +61,8 @@ class Bed:
         return len(self.dealt).to_bytes(4, "big") + b"bed"
 
     async def start(self) -> None:
-        self.app = build_application(self.settings(), self.tg.app_builder(),
-                                     seed_source=self.next_seed)
+        builder = self.tg.app_builder().rate_limiter(rate_limiter(TIME_SCALE))
+        self.app = build_application(self.settings(), builder, seed_source=self.next_seed)
         self._running = self.tg.running(self.app, poll_timeout=1.0)
         await self._running.__aenter__()
         await self.app.post_init(self.app)

@@ -7,10 +7,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.sandbox.harness import Sandbox
-from bot.sandbox.pytest_plugin import tg
 from tests.e2e.bed import Bed
 
-__all__ = ["bed", "tg"]
+__all__ = ["bed"]
 
 
 @pytest.fixture
