@@ -1,0 +1,89 @@
+"""A bot stand-in for the crash test: recovers, then plays random hands until killed.
+
+Run as ``python -m tests.store.crash_driver DB SEED [--recover-only]`` from the project
+root. It prints one line per recovered hand (``recovered <hand> <outcome>``), then
+``ready``, then plays forever: every start, action and settlement goes through the
+store exactly as the bot would persist it, so a SIGKILL can land anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.store import Store, Table
+from engine import Hand, Rules, SeatIn
+from engine.simulate import random_action
+
+RULES = Rules(ante=5)
+PLAYERS = range(1, 6)
+CHAT = -4242
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+async def finish(store: Store, hand_id: int, hand: Hand, rng: random.Random) -> None:
+    """Play a hand to its end, persisting every step."""
+    while not hand.is_over:
+        action = random_action(hand, rng)
+        events = hand.apply(action)
+        if hand.is_over:
+            await store.hands.settle(hand_id, hand, action=action, events=events)
+        else:
+            await store.hands.record(hand_id, action, events)
+
+
+async def table_to_play(store: Store) -> Table:
+    """The live table with at least two players able to pay the ante, set up if needed."""
+    table = await store.tables.live(CHAT)
+    if table is None:
+        table = await store.tables.open(CHAT, creator=1, rules=RULES.to_json())
+    seated = {s.user_id: s for s in await store.tables.seats(table.id)}
+    if len(seated) == len(PLAYERS) and sum(s.stack >= RULES.ante for s in seated.values()) > 1:
+        return table
+    for user in PLAYERS:
+        balance = await store.users.balance(user)
+        if user not in seated and balance > 0:
+            await store.tables.join(table.id, user, min(balance, 400))
+    seats = await store.tables.seats(table.id)
+    if sum(s.stack >= RULES.ante for s in seats) < 2:
+        # Everyone went broke at this table: close it and stake the broke ones again.
+        await store.tables.close(table.id)
+        for user in PLAYERS:
+            if await store.users.balance(user) < RULES.ante:
+                await store.users.operator_grant(user, 500, memo="crash test restake")
+        return await table_to_play(store)
+    return table
+
+
+async def main(path: str, seed: int, recover_only: bool) -> None:
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    try:
+        for report in await store.recover():
+            say(f"recovered {report.hand_id} {report.outcome} {report.reason or ''}")
+            if report.hand is not None and not report.hand.is_over:
+                await finish(store, report.hand_id, report.hand, rng)
+        say("ready")
+        if recover_only:
+            return
+        for user in PLAYERS:
+            await store.users.ensure(user, f"bot {user}", starting_chips=2000)
+        number = 0
+        while True:
+            table = await table_to_play(store)
+            seats = await store.tables.seats(table.id)
+            hand = Hand.start(RULES, [SeatIn(s.user_id, s.stack) for s in seats],
+                              number % len(seats), rng.randbytes(16))
+            hand_id = await store.hands.open(table.id, hand)
+            await finish(store, hand_id, hand, rng)
+            number += 1
+    finally:
+        await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), "--recover-only" in sys.argv[3:]))
