@@ -22,7 +22,7 @@ from bot.render import Outcome, SeatView, TableView, outcome_of
 from bot.store import Store
 from bot.store.errors import StoreError
 from bot.store.models import HandRow
-from bot.table_settings import TableSettings
+from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase, new_seed
 from engine.events import Dealt, Event, RoundStarted
 from engine.table import Table, TableSeat
@@ -74,6 +74,8 @@ class Live:
     note: str | None = None
     wait: Wait | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    next_settings: TableSettings | None = None
+    """Settings an admin changed during a hand; they apply from the next deal."""
     shown: object = None
     """The last screen the outbox put in the chat (to skip edits that change nothing)."""
 
@@ -148,6 +150,31 @@ class Games:
     async def chat_settings(self, chat_id: int) -> TableSettings:
         chat = await self.store.chats.get(chat_id)
         return TableSettings.load(chat.settings_dict(), **self.defaults.model_dump())
+
+    async def change_settings(self, chat_id: int, name: str, value: str) -> TableSettings:
+        """An admin changes one setting of the chat; live tables take it from their next deal."""
+        new = change(await self.chat_settings(chat_id), name, value)
+        tables = [t for t in self.tables.values() if t.chat_id == chat_id]
+        if any(len(t.table.seats) > new.max_seats for t in tables):
+            raise BadSetting(N_("{name} {value} is not accepted: {why}"), name=name, value=value,
+                             why=N_("more players are seated"))
+        await self.store.chats.set_settings(chat_id, new.model_dump(mode="json"))
+        for live in tables:
+            async with live.lock:
+                live.next_settings = new
+                if live.hand is None:
+                    await self._take_settings(live)
+                    await self._publish(live)
+        return new
+
+    async def _take_settings(self, live: Live) -> None:
+        new = live.next_settings
+        if new is None:
+            return
+        live.next_settings = None
+        await self.store.tables.set_rules(live.id, new.model_dump(mode="json"))
+        live.settings = new
+        live.table.rules = new.rules()
 
     # ----------------------------------------------------------------- lobby
 
@@ -300,6 +327,7 @@ class Games:
             await self._close(live, N_("Fewer than two players can pay the ante: the table "
                                        "is closed and every stack went back."))
             return
+        await self._take_settings(live)
         hand = live.table.deal(self.seed_source())
         try:
             hand_id = await self.store.hands.open(live.id, hand)

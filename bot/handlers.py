@@ -32,8 +32,9 @@ from bot import errors
 from bot.callback_data import PATTERN, BadCallbackData, Button, Press
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
-from bot.render import cards_popup
+from bot.render import cards_popup, rules_lines
 from bot.store import Store
+from bot.table_settings import SETTING_NAMES, BadSetting
 from bot.texts import help_text, rules_text
 from engine import Act, Action, GameError
 
@@ -324,6 +325,37 @@ async def on_balance(update: Update, context: Context) -> None:
     await _reply(message, "\n".join(lines))
 
 
+async def on_settings(update: Update, context: Context) -> None:
+    """/settings shows this chat's table settings; /settings NAME VALUE changes one (admins)."""
+    message, who, tr = await _group_command(update, context)
+    games = context.services.games
+    args = context.args or []
+    if message.chat.type == ChatType.PRIVATE:
+        await _reply(message, errors.GroupOnly().text(tr))
+        return
+    if not args:
+        settings = await games.chat_settings(message.chat_id)
+        lines = [tr.gettext("<b>Table settings of this chat</b>"), *rules_lines(tr, settings), "",
+                 tr.format("Admins change them with /settings NAME VALUE. Names: {names}.",
+                           names=", ".join(SETTING_NAMES))]
+        await _reply(message, "\n".join(lines))
+        return
+    if len(args) != 2:
+        await _reply(message, tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
+        return
+    if not await _is_admin(context, message.chat_id, who.id):
+        await _reply(message, errors.OnlyCreatorOrAdmin().text(tr))
+        return
+    try:
+        settings = await games.change_settings(message.chat_id, args[0], args[1])
+    except BadSetting as err:
+        values = {k: tr.gettext(v) for k, v in err.params.items()}
+        await _reply(message, tr.format(err.msgid, **values))
+        return
+    await _reply(message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
+                                      *rules_lines(tr, settings)]))
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Every handler of the bot, in one place."""
     app.add_handler(CommandHandler("start", on_start))
@@ -333,5 +365,6 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("help", on_help))
     app.add_handler(CommandHandler("rules", on_rules))
     app.add_handler(CommandHandler("balance", on_balance))
+    app.add_handler(CommandHandler("settings", on_settings))
     app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(on_unknown_press))

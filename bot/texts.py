@@ -14,6 +14,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("back", N_("Come back after sitting out")),
     ("endgame", N_("Close the table and refund the hand (creator or admin)")),
     ("balance", N_("Your chips")),
+    ("settings", N_("Table settings of this chat (admins change them)")),
     ("rules", N_("The rules of Svara")),
     ("help", N_("How to play with this bot")),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -105,7 +106,13 @@ class Bed:
         return self.tg.world.group("Svara night", members=players, admins=admins or players[:1])
 
     async def idle(self) -> None:
-        await self.tg.world.wait_idle()
+        """Wait until the stand-in is quiet and the bot handles no update (rate-limit waits too)."""
+        while True:
+            await self.tg.world.wait_idle()
+            busy = self.app.update_processor.current_concurrent_updates
+            if busy == 0 and self.app.update_queue.empty():
+                return
+            await asyncio.sleep(0.02)
 
     async def table_message(self, chat: ChatRecord) -> MessageRecord:
         await self.idle()

@@ -1,0 +1,39 @@
+"""Chat admins switch every table setting with /settings; others cannot."""
+
+from __future__ import annotations
+
+from engine import TieRule
+from tests.e2e.bed import Bed
+
+
+async def test_an_admin_switches_a_variant_and_a_member_cannot(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris, admins=(ana,))
+    await boris.send(group, "/settings tie split")
+    await bed.idle()
+    assert "creator or a chat admin" in (group.last_bot_message.text or "")
+    await ana.send(group, "/settings tie split")
+    await bed.idle()
+    assert "Saved" in (group.last_bot_message.text or "")
+    assert "ties: split" in (group.last_bot_message.text or "")
+    await ana.send(group, "/settings ante lots")
+    await bed.idle()
+    assert "give a number" in (group.last_bot_message.text or "")
+    await ana.send(group, "/settings blindcap 3")
+    await bed.idle()
+    assert "not accepted" in (group.last_bot_message.text or "")
+    table = await bed.open_table(group, ana, boris)
+    assert "ties: split" in (table.text or "")
+    assert bed.live(group).settings.tie is TieRule.SPLIT
+
+
+async def test_a_change_during_a_hand_applies_from_the_next_deal(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris, admins=(ana,))
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    live = bed.live(group)
+    await ana.send(group, "/settings ante 20")
+    await bed.idle()
+    assert live.settings.ante == 10 and live.next_settings is not None
+    assert live.hand is not None and live.hand.rules.ante == 10
