@@ -34,6 +34,8 @@ class Outcome:
     """(player, cards, points) of everyone who showed."""
     won: tuple[tuple[tuple[int, ...], int, int | None], ...]
     """(winners, amount, points or None) per pot paid."""
+    decks: tuple[tuple[str, str], ...] = ()
+    """(deck order, salt) of every round, to check against the commitments."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +275,9 @@ def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[st
         else:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=names,
                                    pot=amount, points=best))
+    for deck, salt in outcome.decks:
+        lines.append(tr.format("🔐 Deck <code>{deck}</code> salt <code>{salt}</code>",
+                               deck=deck, salt=salt))
     return lines
 
 
@@ -284,7 +289,8 @@ def outcome_of(hand: Hand, since: int = 0) -> Outcome:
                   for e in events if isinstance(e, Shown))
     won = tuple((tuple(hand.seats[w].player for w in e.winners), e.amount, e.points)
                 for e in events if isinstance(e, PotWon))
-    return Outcome(shown, won)
+    decks = tuple((r["deck"], r["salt"]) for r in hand.reveal() or ())
+    return Outcome(shown, won, decks)
 
 
 def render_cards(tr: Translator, hand: Hand, seat: int, hand_no: int) -> str:

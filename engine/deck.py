@@ -53,7 +53,7 @@ def shuffled_deck(seed: bytes, round_no: int) -> tuple[Card, ...]:
 
 def salt_for(seed: bytes, round_no: int) -> str:
     """The public salt of a round, revealed after the hand; it does not reveal the seed."""
-    return hashlib.sha256(b"svara-salt|" + seed + round_no.to_bytes(4, "big")).hexdigest()
+    return hashlib.sha256(b"svara-salt|" + seed + round_no.to_bytes(4, "big")).hexdigest()[:32]
 
 
 def commitment(deck: tuple[Card, ...], salt: str) -> str:
