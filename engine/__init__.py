@@ -23,9 +23,10 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.events import ChipMove, Event
-from engine.hand import Hand, Legal, Phase, SeatIn
+from engine.hand import Hand
 from engine.rules import Limit, Rules, TieRule
 from engine.scoring import ScoringRules, score
+from engine.state import Legal, Phase, SeatIn
 
 __all__ = [
     "CARDS", "Act", "Action", "BadAction", "BadAmount", "BadCardText", "BadRules", "CannotCall",

@@ -33,9 +33,10 @@ from typing import Any
 
 from engine.actions import Action
 from engine.errors import GameError
-from engine.hand import Hand, SeatIn
+from engine.hand import Hand
 from engine.rules import Rules
 from engine.simulate import random_action
+from engine.state import SeatIn
 
 PLAYER_COUNTS = (2, 4, 8)
 SEED = 20_240_601

@@ -9,8 +9,6 @@ determined by `start_json()` and its `actions`, and serialises losslessly with `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from engine.actions import Act, Action
@@ -18,15 +16,7 @@ from engine.cards import Card, format_hand
 from engine.deck import commitment, salt_for, shuffled_deck
 from engine.errors import (
     BadAction,
-    BadAmount,
-    CannotCall,
-    CannotJoinSvara,
-    HandOver,
-    NoRaise,
     NotEnoughPlayers,
-    NotInHand,
-    NotYourTurn,
-    WrongPhase,
 )
 from engine.events import (
     Blind,
@@ -48,65 +38,11 @@ from engine.events import (
     SvaraOpened,
     SvaraSkipped,
 )
+from engine.legality import can_blind, legal_moves, verify_action
 from engine.pots import Pot, build_pots
-from engine.rules import MAX_CHIPS, Limit, Rules, TieRule
+from engine.rules import MAX_CHIPS, Rules, TieRule
 from engine.scoring import score
-
-
-class Phase(StrEnum):
-    BLIND = "blind"
-    BETTING = "betting"
-    SVARA_JOIN = "svara_join"
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatIn:
-    """A seated player as a hand starts: his table stack and whether he is away."""
-
-    player: int
-    stack: int
-    sitting_out: bool = False
-    timeouts: int = 0
-    """Timeouts in a row before this hand."""
-
-
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """Everything one player may do now; ``None`` fields are not possible."""
-
-    seat: int
-    phase: Phase
-    fold: bool = False
-    call: int | None = None
-    """Chips a call adds (less than the level when it is an all-in call)."""
-    raise_to: tuple[int, int] | None = None
-    """Inclusive range of the total a bet or raise brings this player to."""
-    all_in: int | None = None
-    """The total an all-in brings this player to, when he may go all-in."""
-    opening: bool = False
-    """A bet now is the first after the deal (labelled "Bet", not "Raise")."""
-    blind: tuple[int, int] | None = None
-    """Inclusive range of the blind; one value when the blind must double the last."""
-    svara_stake: int | None = None
-
-
-@dataclass(slots=True)
-class _Seat:
-    player: int
-    stack: int
-    sitting_out: bool = False
-    timeouts: int = 0
-    in_round: bool = False
-    folded: bool = False
-    committed: int = 0
-    blind: int = 0
-    cards: tuple[Card, ...] = ()
-    leaving: bool = False
-
-
-SEAT_FIELDS = ("player", "stack", "sitting_out", "timeouts", "in_round", "folded",
-                "committed", "blind", "leaving")
+from engine.state import Legal, Phase, SeatIn, SeatState
 
 
 class Hand:
@@ -129,7 +65,7 @@ class Hand:
         self.seed = seed
         self.dealer = dealer
         self._start = [SeatIn(s.player, s.stack, s.sitting_out, s.timeouts) for s in seats]
-        self.seats = [_Seat(s.player, s.stack, s.sitting_out, s.timeouts) for s in seats]
+        self.seats = [SeatState(s.player, s.stack, s.sitting_out, s.timeouts) for s in seats]
         self.phase = Phase.BLIND
         self.round_no = 0
         self.deck: tuple[Card, ...] = ()
@@ -248,117 +184,16 @@ class Hand:
 
     def legal(self, seat: int | None = None) -> Legal | None:
         """What `seat` (default: the player to act) may do now, or None."""
-        if seat is None:
-            seat = self.to_act
-        if seat is None or not 0 <= seat < len(self.seats):
-            return None
-        if self.phase is Phase.SVARA_JOIN:
-            if seat in self.pending:
-                return Legal(seat, self.phase, svara_stake=self.stake)
-            return None
-        if seat != self.to_act:
-            return None
-        me = self.seats[seat]
-        if self.phase is Phase.BLIND:
-            low, high = self._blind_range(me)
-            return Legal(seat, self.phase, blind=(low, high))
-        level = self.level
-        total = me.committed + me.stack
-        call = min(level - me.committed, me.stack) if self.opened else None
-        if self.opened:
-            low = level + self.rules.ante
-        else:
-            low = 2 * self.last_blind if self.last_blind else self.rules.ante
-        cap = self._raise_cap(me)
-        high = min(cap, total)
-        return Legal(
-            seat,
-            self.phase,
-            fold=True,
-            call=call,
-            raise_to=(low, high) if low <= high else None,
-            all_in=total if me.stack > 0 and total <= cap else None,
-            opening=not self.opened,
-        )
-
-    def _raise_cap(self, me: _Seat) -> int:
-        level = self.level
-        if self.rules.limit is Limit.POT_LIMIT:
-            return level + self.pot + (level - me.committed)
-        step = self.rules.max_bet_step
-        if step is not None:
-            return level + step
-        return MAX_CHIPS
-
-    def _blind_range(self, me: _Seat) -> tuple[int, int]:
-        if self.last_blind:
-            return 2 * self.last_blind, 2 * self.last_blind
-        high = min(self.rules.max_blind, me.stack)
-        step = self.rules.max_bet_step
-        if step is not None:
-            high = min(high, step)
-        return self.rules.ante, high
+        return legal_moves(self, seat)
 
     def _can_blind(self, seat: int) -> bool:
-        me = self.seats[seat]
-        if not self.in_play(seat) or me.stack <= 0:
-            return False
-        low, high = self._blind_range(me)
-        step = self.rules.max_bet_step
-        return low <= high and low <= me.stack and (step is None or low <= step)
+        return can_blind(self, seat)
 
     # ----------------------------------------------------------------- actions
 
     def verify(self, action: Action) -> None:
         """Raise the `GameError` that `action` would meet; return if it would apply."""
-        if self.is_over:
-            raise HandOver()
-        act, seat = action.act, action.seat
-        if seat is not None and not 0 <= seat < len(self.seats):
-            raise NotInHand(seat)
-        if act is Act.LEAVE:
-            assert seat is not None
-            if self.seats[seat].leaving:
-                raise NotInHand(seat)
-            return
-        if act in (Act.JOIN_SVARA, Act.SKIP_SVARA, Act.CLOSE_SVARA):
-            if self.phase is not Phase.SVARA_JOIN:
-                raise WrongPhase(act.value)
-            if act is not Act.CLOSE_SVARA and seat not in self.pending:
-                raise CannotJoinSvara()
-            return
-        if act is Act.TIMEOUT and self.phase is Phase.SVARA_JOIN:
-            if seat not in self.pending:
-                raise NotYourTurn(seat)
-            return
-        legal = self.legal(seat)
-        if legal is None:
-            if seat is not None and not self.in_play(seat):
-                raise NotInHand(seat)
-            raise NotYourTurn(seat)
-        if act is Act.TIMEOUT:
-            return
-        if self.phase is Phase.BLIND:
-            if act is Act.BLIND:
-                assert legal.blind is not None and action.amount is not None
-                low, high = legal.blind
-                if not low <= action.amount <= high:
-                    raise BadAmount(action.amount, low, high)
-            elif act is not Act.NO_BLIND:
-                raise WrongPhase(act.value)
-            return
-        if act is Act.CALL and legal.call is None:
-            raise CannotCall()
-        if act is Act.RAISE and action.amount != legal.all_in:
-            assert action.amount is not None
-            if legal.raise_to is None:
-                raise NoRaise()
-            if not legal.raise_to[0] <= action.amount <= legal.raise_to[1]:
-                raise BadAmount(action.amount, *legal.raise_to)
-        if act is Act.ALL_IN and legal.all_in is None:
-            raise NoRaise()
-        if act in (Act.BLIND, Act.NO_BLIND):
-            raise WrongPhase(act.value)
+        verify_action(self, action)
 
     def can(self, action: Action) -> bool:
         try:

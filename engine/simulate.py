@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from engine.actions import Act, Action
-from engine.hand import Hand, Phase
+from engine.hand import Hand
+from engine.state import Phase
 
 
 def random_action(hand: Hand, rng: random.Random) -> Action:

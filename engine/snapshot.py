@@ -8,8 +8,9 @@ from engine.actions import Action
 from engine.cards import format_hand, parse_hand
 from engine.deck import shuffled_deck
 from engine.events import EVENT_TYPES, Event
-from engine.hand import SEAT_FIELDS, Hand, Phase, SeatIn
+from engine.hand import Hand
 from engine.rules import Rules
+from engine.state import SEAT_FIELDS, Phase, SeatIn
 
 _SCALARS = ("round_no", "dead", "to_act", "opened", "last_blind", "blind_seat",
             "first_blind_seat", "stake", "dealer_keeps")

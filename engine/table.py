@@ -7,8 +7,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.errors import GameError
-from engine.hand import Hand, SeatIn
+from engine.hand import Hand
 from engine.rules import MAX_CHIPS, Rules
+from engine.state import SeatIn
 
 TIMEOUTS_TO_SIT_OUT = 2
 
