@@ -81,7 +81,13 @@ def post_moves(
     """
     if not moves:
         return
-    stacks = {s.user_id: s.stack for s in list_seats(conn, hand.table_id)}
+    stacks: dict[int, int] = {}
+    for player in {m.player for m in moves}:
+        # Only the players who move chips; a step touches one or two seats.
+        row = conn.execute("SELECT stack FROM seats WHERE table_id = ? AND user_id = ?",
+                           (hand.table_id, player)).fetchone()
+        if row is not None:
+            stacks[player] = int(row[0])
     pot = hand.pot
     transfers: list[ledger.Transfer] = []
     for m in moves:
@@ -124,8 +130,14 @@ def append_action(
     at: int,
 ) -> int:
     """One step: the action row and its chip moves. Returns the action's seq."""
-    row = open_row(conn, hand_id)
-    expected = next_seq(conn, hand_id)
+    found = conn.execute(
+        "SELECT h.*, (SELECT ifnull(max(seq), 0) + 1 FROM actions WHERE hand_id = h.id) AS next"
+        " FROM hands h WHERE h.id = ?", (hand_id,)).fetchone()
+    if found is None:
+        raise UnknownHand(hand_id)
+    row, expected = HandRow.of(found), int(found["next"])
+    if row.status != "open":
+        raise HandNotOpen(hand_id, row.status)
     if seq is not None and seq != expected:
         raise HandMismatch(f"hand {hand_id}: action {seq} is stale, the next is {expected}")
     conn.execute("INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
