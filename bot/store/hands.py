@@ -245,6 +245,9 @@ class Hands:
         database has them (`HandMismatch` otherwise); one open hand per table
         (`HandInProgress`).
         """
+        if hand.actions:
+            # Its events would mix the antes with later steps: open right after start.
+            raise HandMismatch("persist a hand with open() before applying any action")
         start = hand.start_json()
         moves = chip_moves(hand.events)
         commitment = hand.commitment

@@ -36,6 +36,16 @@ async def test_open_persists_start_commitment_and_antes(store: Store) -> None:
     assert (await store.hands.open_hand(table.id)) == row
 
 
+async def test_open_comes_before_the_first_action(store: Store) -> None:
+    table = await seated_table(store, 2, buy_in=500)
+    hand = Hand.start(RULES, [SeatIn(1, 500), SeatIn(2, 500)], 0, b"y" * 16)
+    legal = hand.legal()
+    assert legal is not None
+    hand.apply(Action(Act.NO_BLIND, legal.seat))
+    with pytest.raises(HandMismatch, match="before applying"):
+        await store.hands.open(table.id, hand)
+
+
 async def test_one_open_hand_per_table(store: Store) -> None:
     table = await seated_table(store, 2)
     await start_hand(store, table, random.Random(1))
