@@ -1,0 +1,518 @@
+"""Bad input gets a clear answer and changes nothing; Telegram errors never stop a table.
+
+Every test checks what the player is told (popup, reply, private message) and that the
+table did not move: the table message, the hand's action log, the stacks and balances.
+The chip audit and the card-leak check run at teardown (the `bed` fixture).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from bot.callback_data import Button, Press
+from bot.games import Live
+from bot.sandbox import MessageRecord, Player
+from bot.sandbox.harness import Sandbox
+from bot.sandbox.models import ChatRecord
+from engine import format_hand
+from tests.e2e.bed import Bed
+
+EXPIRED = "This button has expired."
+NOT_YOUR_TURN = "Not your turn."
+NOT_AT_TABLE = "You are not playing at this table."
+NO_TABLE = "There is no table here. Open one with /newgame."
+GROUP_ONLY = "Tables are played in groups: add me to a group and send /newgame there."
+BAD_NUMBER = "Give a whole number of chips, e.g. /bet 50."
+ONLY_CREATOR = "Only the table's creator or a chat admin can do that."
+JOINED_DM = "You are at the table. Your cards will come here; good luck!"
+REFUNDED = "The table was closed; every chip went back."
+START = 1000
+"""Chips every new player gets (the bot's default)."""
+
+
+# --------------------------------------------------------------------- the story
+
+
+async def seated(bed: Bed, *names: str, watchers: tuple[Player, ...] = ()
+                 ) -> tuple[ChatRecord, list[Player]]:
+    """A group where the first player opened a table and everyone sat down."""
+    players = bed.players(*names)
+    group = bed.group(*players, *watchers)
+    await bed.open_table(group, *players)
+    return group, players
+
+
+async def dealt(bed: Bed, *names: str, watchers: tuple[Player, ...] = ()
+                ) -> tuple[ChatRecord, list[Player]]:
+    """As `seated`, and the creator pressed Start: the first hand waits for a blind."""
+    group, players = await seated(bed, *names, watchers=watchers)
+    assert await bed.press(players[0], group, "Start") is None
+    assert bed.live(group).hand is not None
+    return group, players
+
+
+def hand_of(bed: Bed, group: ChatRecord) -> Live:
+    live = bed.live(group)
+    assert live.hand is not None
+    return live
+
+
+def to_act(bed: Bed, group: ChatRecord, players: list[Player]) -> Player:
+    """The player whose turn it is."""
+    hand = hand_of(bed, group).hand
+    assert hand is not None and hand.to_act is not None
+    uid = hand.seats[hand.to_act].player
+    return next(p for p in players if p.id == uid)
+
+
+def others(players: list[Player], *but: Player) -> list[Player]:
+    return [p for p in players if p not in but]
+
+
+async def past_blind(bed: Bed, group: ChatRecord, players: list[Player]) -> Player:
+    """The first player declines the blind; the cards are dealt. Who acts now."""
+    assert await bed.press(to_act(bed, group, players), group, "No blind") is None
+    return to_act(bed, group, players)
+
+
+def data_of(message: MessageRecord, label: str) -> str:
+    """The callback data of a button as the message shows it now."""
+    return str(message.button(label)["callback_data"])
+
+
+async def ask(player: Player, message: MessageRecord, data: str) -> tuple[str | None, bool]:
+    """Press arbitrary data; (popup text, show_alert)."""
+    answer = await (await player.press_data(message, data)).answer()
+    return answer.text, answer.show_alert
+
+
+async def replies(bed: Bed, command: MessageRecord) -> list[str]:
+    """The texts the bot sent in reply to `command` (in private: everything after it)."""
+    await bed.idle()
+    chat = command.chat
+    if chat.type != "private":  # in groups the bot quotes the command
+        return [m.text or "" for m in chat.bot_messages()
+                if m.reply_to is not None and m.reply_to.message_id == command.message_id]
+    texts = []
+    for m in chat.messages[chat.messages.index(command) + 1:]:
+        if not m.sender.is_bot:
+            break
+        texts.append(m.text or "")
+    return texts
+
+
+async def reply(bed: Bed, command: MessageRecord) -> str:
+    texts = await replies(bed, command)
+    assert len(texts) == 1, texts
+    return texts[0]
+
+
+def group_writes(tg: Sandbox, chat: ChatRecord) -> int:
+    """Messages sent to or edited in `chat` so far (answered or not)."""
+    return sum(1 for c in tg.transcript.calls
+               if c.chat_id == chat.id and c.method in ("sendMessage", "editMessageText"))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a refused request must leave as it was."""
+
+    text: str | None
+    buttons: list[list[str]]
+    actions: int | None
+    pot: int | None
+    to_act: int | None
+    stacks: dict[int, int]
+    balances: dict[int, int]
+
+
+async def snapshot(bed: Bed, group: ChatRecord, players: list[Player]) -> Snapshot:
+    message = await bed.table_message(group)
+    live = bed.live(group)
+    hand = live.hand
+    seats = await bed.store.tables.seats(live.id)
+    return Snapshot(
+        text=message.text,
+        buttons=message.buttons,
+        actions=None if hand is None else len(hand.actions),
+        pot=None if hand is None else hand.pot,
+        to_act=None if hand is None else hand.to_act,
+        stacks={s.user_id: s.stack for s in seats},
+        balances={p.id: await bed.store.users.balance(p.id) for p in players},
+    )
+
+
+async def chips(bed: Bed, *players: Player) -> int:
+    """Balances plus stacks at tables, over `players` (nothing may be in a pot)."""
+    total = 0
+    for p in players:
+        holdings = await bed.store.users.holdings(p.id)
+        total += holdings.balance + sum(t.stack for t in holdings.tables)
+    return total
+
+
+async def ring(bed: Bed, group: ChatRecord) -> None:
+    """Let the table's timer ring now (as the job queue would when it runs out)."""
+    live = bed.live(group)
+    wait = live.wait
+    assert wait is not None
+    await bed.games.on_timer(live.id, wait)
+    await bed.idle()
+
+
+def cards_text(bed: Bed, group: ChatRecord, player: Player) -> str:
+    """What the "My cards" popup must say to `player`."""
+    hand = hand_of(bed, group).hand
+    assert hand is not None
+    seat = hand.seat_of(player.id)
+    assert seat is not None
+    return f"Your cards: {format_hand(hand.cards(seat))} ({hand.points(seat)} points)"
+
+
+# --------------------------------------------------------------------- joining
+
+
+async def test_join_without_a_private_chat_goes_through_the_deep_link(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await ana.send(group, "/newgame")
+    table = await bed.table_message(group)
+    before = table.text
+
+    answer = await (await boris.press(table, "Join")).answer()
+
+    assert answer.url is not None and not answer.show_alert and answer.text is None
+    assert re.fullmatch(r"https://t\.me/svara_test_bot\?start=j[0-9a-z]+", answer.url), answer.url
+    await bed.idle()
+    assert table.text == before
+    assert bed.live(group).table.seat(boris.id) is None
+    assert await bed.store.users.balance(boris.id) == START
+
+    await boris.open_link(answer.url)
+    await bed.idle()
+    assert boris.last_dm.text == JOINED_DM
+    assert "Boris" in (table.text or "")
+    assert bed.live(group).table.seat(boris.id) is not None
+    assert await bed.store.users.balance(boris.id) == 0
+    # A second tap of Join is refused now that he sits.
+    answer = await (await boris.press(table, "Join")).answer()
+    assert (answer.text, answer.show_alert) == ("You are already at this table.", True)
+
+
+async def test_join_command_without_a_private_chat_offers_the_bot(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await ana.send(group, "/newgame")
+    table = await bed.table_message(group)
+
+    command = await boris.send(group, "/join")
+    await bed.idle()
+    answers = [m for m in group.bot_messages()
+               if m.reply_to is not None and m.reply_to.message_id == command.message_id]
+    assert len(answers) == 1
+    assert answers[0].text == "Open a private chat with me first, so I can send you your cards."
+    url = str(answers[0].button("Open the bot")["url"])
+    assert "Boris" not in (table.text or "")
+
+    await boris.open_link(url)
+    await bed.idle()
+    assert boris.last_dm.text == JOINED_DM
+    assert "Boris" in (table.text or "")
+
+
+async def test_deep_links_to_no_table_are_answered(bed: Bed) -> None:
+    (boris,) = bed.players("Boris")
+    await boris.start_bot()
+    await bed.idle()
+    for payload in ("jzz", "j", "j7fffffffffff", "jffffffffffffffffffffffff"):
+        start = await boris.start_bot(payload)
+        assert await reply(bed, start) == NO_TABLE
+    assert await bed.store.users.balance(boris.id) == START
+
+
+# --------------------------------------------------------------------- buttons
+
+
+async def test_turn_buttons_of_another_player_and_stale_turns_are_refused(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris", "Carol")
+    table = await bed.table_message(group)
+    first = to_act(bed, group, players)
+    old_no_blind = data_of(table, "No blind")
+    old_blind = data_of(table, "Blind 10")
+
+    for intruder in others(players, first):
+        before = await snapshot(bed, group, players)
+        assert await bed.press(intruder, group, "No blind") == NOT_YOUR_TURN
+        assert await bed.press(intruder, group, "Blind 10") == NOT_YOUR_TURN
+        assert await snapshot(bed, group, players) == before
+
+    nxt = await past_blind(bed, group, players)
+    before = await snapshot(bed, group, players)
+    writes = group_writes(bed.tg, group)
+    # The buttons of the turn that is over: by the one who pressed them and by the one to act.
+    for who in (first, nxt):
+        assert await ask(who, table, old_no_blind) == (EXPIRED, True)
+        assert await ask(who, table, old_blind) == (EXPIRED, True)
+    await bed.idle()
+    assert await snapshot(bed, group, players) == before
+    assert group_writes(bed.tg, group) == writes
+
+
+async def test_a_double_tap_acts_once(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    table = await bed.table_message(group)
+    first = to_act(bed, group, players)
+    data = data_of(table, "No blind")
+    taps = [await first.press_data(table, data) for _ in range(2)]
+    answers = [await t.answer() for t in taps]
+    await bed.idle()
+    assert sorted((a.text or "", a.show_alert) for a in answers) == [("", False), (EXPIRED, True)]
+    assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
+
+
+async def test_buttons_of_an_earlier_hand_are_expired(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    table = await bed.table_message(group)
+    hand1 = {label: data_of(table, label) for label in ("No blind", "Blind 10", "My cards")}
+    actor = await past_blind(bed, group, players)
+    table = await bed.table_message(group)
+    hand1["Fold"] = data_of(table, "Fold")
+    assert await bed.press(actor, group, "Fold") is None
+    assert "🏆" in (table.text or "")
+
+    # Between hands: nothing of hand 1 works, and nothing changes.
+    before = await snapshot(bed, group, players)
+    for who in players:
+        for data in hand1.values():
+            assert await ask(who, table, data) == (EXPIRED, True)
+    assert await snapshot(bed, group, players) == before
+
+    await ring(bed, group)  # the next hand is dealt
+    assert bed.live(group).hand_no == 2
+    second = to_act(bed, group, players)
+    before = await snapshot(bed, group, players)
+    for who in players:
+        for data in hand1.values():
+            assert await ask(who, table, data) == (EXPIRED, True)
+    await bed.idle()
+    assert await snapshot(bed, group, players) == before
+    # The new hand's own buttons work.
+    assert await bed.press(second, group, "No blind") is None
+    assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
+
+
+async def test_forged_callback_data_is_answered_and_changes_nothing(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    actor = await past_blind(bed, group, players)
+    other = others(players, actor)[0]
+    live = hand_of(bed, group)
+    hand = live.hand
+    assert hand is not None
+    legal = hand.legal()
+    assert legal is not None and legal.raise_to is not None
+    low, high = legal.raise_to
+    t, h, s = live.id, live.hand_id, len(hand.actions)
+
+    def press(button: Button, amount: int | None = None, *, table: int = t, hand_id: int = h,
+              seq: int = s) -> str:
+        return Press(table, hand_id, seq, button, amount).encode()
+
+    expired = [
+        "",
+        "garbage",
+        "v2:1:1:0:fold",
+        "V1:1:1:0:fold",
+        "v1:",
+        "v1:1:1:0",
+        "v1::::",
+        "v1:1:1:0:fold:5",
+        "v1:1:1:0:nope",
+        f"v1:{t:x}:{h:x}:{s:x}:raise",
+        f"v1:{t:x}:{h:x}:{s:x}:raise:-5",
+        f"v1:{t:x}:{h:x}:{s:x}:raise:+5",
+        f"v1:{t:x}:{h:x}:{s:x}:raise:0",
+        f"v1:{t:x}:{h:x}:{s:x}:raise:zzzzzzzzzzzz",
+        f"v1:{t:x}:{h:x}:{s:x}:raise:zzzzzzzzzzzzzzzzzzzzzzzzzz",
+        f"v1:zzzzzzzzzzzzz:{h:x}:{s:x}:fold",
+        f"v1:{t:x}:zzzzzzzzzzzzz:{s:x}:fold",
+        f"v1:{t:x}:{h:x}:zzzzzzzzzzzz:fold",
+        f"v1:0{t:x}:{h:x}:{s:x}:fold",
+        f"v1:{t:x}:{h:x}:{s:x}:fold" + ":" * 60,
+        "v1:" + "1" * 200,
+        press(Button.FOLD, table=t + 1),
+        press(Button.FOLD, table=2**63 - 1),
+        press(Button.FOLD, hand_id=h + 1),
+        press(Button.FOLD, hand_id=2**63 - 1),
+        press(Button.FOLD, seq=s + 1),
+        press(Button.FOLD, seq=10**9),
+        press(Button.CARDS, hand_id=h + 1),
+        press(Button.FOLD, hand_id=0),
+        press(Button.CALL, hand_id=0),
+    ]
+    before = await snapshot(bed, group, players)
+    writes = group_writes(bed.tg, group)
+    table = await bed.table_message(group)
+    for data in expired:
+        for who in (actor, other):
+            assert await ask(who, table, data) == (EXPIRED, True), data
+
+    # Well-formed presses for this very turn, refused by the table or the engine.
+    refused = {
+        (other, press(Button.FOLD)): NOT_YOUR_TURN,
+        (other, press(Button.RAISE, low)): NOT_YOUR_TURN,
+        (actor, press(Button.RAISE, low - 1)): f"The amount must be between {low} and {high}.",
+        (actor, press(Button.RAISE, high + 1)): f"The amount must be between {low} and {high}.",
+        (actor, press(Button.RAISE, 10**15)): f"The amount must be between {low} and {high}.",
+        (actor, press(Button.BLIND, low)): "You cannot do that now.",
+        (actor, press(Button.NO_BLIND)): "You cannot do that now.",
+        (actor, press(Button.SVARA_JOIN)): "You cannot do that now.",
+        (actor, press(Button.CALL)): "There is no bet to call yet: bet or fold.",
+        (actor, press(Button.START, hand_id=0, seq=0)): "The game has already started.",
+        (actor, press(Button.JOIN, hand_id=0, seq=0)): "You are already at this table.",
+    }
+    for (who, data), text in refused.items():
+        assert await ask(who, table, data) == (text, True), data
+    await bed.idle()
+    assert await snapshot(bed, group, players) == before
+    assert group_writes(bed.tg, group) == writes
+    # After all that, the real buttons still work.
+    assert await bed.press(actor, group, f"Bet {low}") is None
+    assert len(hand_of(bed, group).hand.actions) == s + 1  # type: ignore[union-attr]
+
+
+async def test_a_button_naming_another_chats_table_is_refused(bed: Bed) -> None:
+    group_a, players_a = await dealt(bed, "Ana", "Boris")
+    dan, eve = bed.players("Dan", "Eve")
+    group_b = bed.tg.world.group("Other night", members=[dan, eve, *players_a], admins=[dan])
+    await bed.open_table(group_b, dan, eve)
+    assert await bed.press(dan, group_b, "Start") is None
+    live_a = hand_of(bed, group_a)
+    hand = live_a.hand
+    assert hand is not None
+    actor = to_act(bed, group_a, players_a)
+    # The blind button of table A, pressed on table B's message (by A's player to act).
+    data = data_of(await bed.table_message(group_a), "No blind")
+    before = await snapshot(bed, group_a, players_a)
+    table_b = await bed.table_message(group_b)
+    text_b = table_b.text
+    assert await ask(actor, table_b, data) == (EXPIRED, True)
+    await bed.idle()
+    assert await snapshot(bed, group_a, players_a) == before
+    assert table_b.text == text_b
+
+
+async def test_spectators_and_strangers_are_told_they_do_not_play(bed: Bed) -> None:
+    (zoe,) = bed.players("Zoe")
+    group, players = await dealt(bed, "Ana", "Boris", watchers=(zoe,))
+    await past_blind(bed, group, players)
+    before = await snapshot(bed, group, players)
+    assert await bed.press(zoe, group, "My cards") == NOT_AT_TABLE
+    assert await bed.press(zoe, group, "Fold") == NOT_AT_TABLE
+    table = await bed.table_message(group)
+    assert await bed.press(zoe, group, bed.button(table, "Bet")) == NOT_AT_TABLE
+    assert await snapshot(bed, group, players) == before
+
+
+async def test_only_the_creator_or_an_admin_starts(bed: Bed) -> None:
+    group, players = await seated(bed, "Ana", "Boris")
+    before = await snapshot(bed, group, players)
+    assert await bed.press(players[1], group, "Start") == ONLY_CREATOR
+    assert await snapshot(bed, group, players) == before
+    assert bed.live(group).status == "lobby"
+
+
+# --------------------------------------------------------------------- commands
+
+
+async def test_commands_in_the_wrong_chat_are_answered(bed: Bed) -> None:
+    (ana,) = bed.players("Ana")
+    await ana.start_bot()
+    await bed.idle()
+    for command in ("/newgame", "/join", "/leave", "/bet 20", "/endgame", "/back"):
+        sent = await ana.send(ana.dm, command)
+        assert await reply(bed, sent) == GROUP_ONLY, command
+    group = bed.group(ana)
+    for command in ("/join", "/leave", "/bet 20", "/endgame", "/back"):
+        sent = await ana.send(group, command)
+        assert await reply(bed, sent) == NO_TABLE, command
+    assert bed.games.tables == {}
+    assert await bed.store.users.balance(ana.id) == START
+
+
+async def test_newgame_addressed_to_the_bot_opens_one_table(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await ana.send(group, "/newgame@svara_test_bot")
+    table = await bed.table_message(group)
+    assert "Svara" in (table.text or "") and "Join" in table.labels
+    again = await boris.send(group, "/newgame@svara_test_bot")
+    assert await reply(bed, again) == "A table is already open here."
+    await boris.send(group, "/newgame@some_other_bot")
+    await bed.idle()
+    assert len(bed.games.tables) == 1
+    assert [m.message_id for m in group.bot_messages() if m.reply_to is None] == [table.id]
+
+
+BAD_AMOUNTS = ("", "abc", "-5", "0", "00", "+5", "5.5", "1e3", "20 30", "0x10",
+               "99999999999999999999", "9" * 16)
+
+
+async def test_bet_with_a_bad_amount_changes_nothing(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    actor = await past_blind(bed, group, players)
+    before = await snapshot(bed, group, players)
+    for args in BAD_AMOUNTS:
+        sent = await actor.send(group, f"/bet {args}".strip())
+        assert await reply(bed, sent) == BAD_NUMBER, args
+    assert await snapshot(bed, group, players) == before
+
+
+@pytest.mark.xfail(strict=True, reason="/bet with a Unicode digit like '²' crashes the handler:"
+                                       " str.isdigit() accepts it, int() refuses it")
+async def test_bet_with_a_unicode_digit_is_refused(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    actor = await past_blind(bed, group, players)
+    before = await snapshot(bed, group, players)
+    sent = await actor.send(group, "/bet ²")
+    assert await reply(bed, sent) == BAD_NUMBER
+    assert await snapshot(bed, group, players) == before
+
+
+async def test_bet_out_of_turn_or_out_of_range_changes_nothing(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    first = to_act(bed, group, players)
+    before = await snapshot(bed, group, players)
+    sent = await first.send(group, "/bet 50")
+    assert await reply(bed, sent) == "You cannot do that now."  # blind first
+    assert await snapshot(bed, group, players) == before
+
+    actor = await past_blind(bed, group, players)
+    other = others(players, actor)[0]
+    legal = hand_of(bed, group).hand.legal()  # type: ignore[union-attr]
+    assert legal is not None and legal.raise_to is not None
+    low, high = legal.raise_to
+    before = await snapshot(bed, group, players)
+    sent = await other.send(group, f"/bet {low}")
+    assert await reply(bed, sent) == NOT_YOUR_TURN
+    for amount in (low - 1, high + 1, 10**14):
+        sent = await actor.send(group, f"/bet {amount}")
+        assert await reply(bed, sent) == f"The amount must be between {low} and {high}."
+    assert await snapshot(bed, group, players) == before
+
+    sent = await actor.send(group, f"/bet {low + 5}")
+    assert await replies(bed, sent) == []
+    hand = hand_of(bed, group).hand
+    assert hand is not None and hand.level == low + 5
+
+
+@pytest.mark.xfail(strict=True, reason="/bet between hands answers 'This button has expired.'")
+async def test_bet_with_no_hand_in_play_says_so(bed: Bed) -> None:
+    group, players = await seated(bed, "Ana", "Boris")
+    before = await snapshot(bed, group, players)
+    sent = await players[0].send(group, "/bet 20")
+    text = await reply(bed, sent)
+    assert "button" not in text.lower(), text
+    assert await snapshot(bed, group, players) == before
