@@ -13,6 +13,7 @@ from typing import Any
 from bot.games import Live
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
+from bot.table_settings import TableSettings
 from engine import Hand, format_hand
 from tests.e2e.bed import Bed
 from tests.e2e.seeds import best, cards_of, find_seed, points_of, replica
@@ -28,6 +29,7 @@ async def configure(bed: Bed, group: ChatRecord, **settings: Any) -> None:
     """The chat's table settings (before /newgame): timers long unless a story sets them."""
     values = {"turn_timeout": SLOW, "blind_timeout": SLOW, "svara_join_timeout": SLOW,
               "next_hand_delay": SLOW, **settings}
+    TableSettings.model_validate(values)  # a typo would fall back to the defaults unseen
     await bed.store.chats.set_settings(group.id, values)
 
 
@@ -372,7 +374,7 @@ async def test_all_in_main_pot_ties_into_a_svara_side_pot_paid(bed: Bed) -> None
     ana, boris, vera = bed.players("Ana", "Boris", "Vera")
     await short_stack(bed, vera, 50)
     group = bed.group(ana, boris, vera)
-    await configure(bed, group)
+    await configure(bed, group, next_hand_delay=0.5)
     players = [ana, boris, vera]
     await bed.open_table(group, *players)
     hand = plan(bed, group, lambda h: h.dealer == 2
@@ -406,40 +408,163 @@ async def test_all_in_main_pot_ties_into_a_svara_side_pot_paid(bed: Bed) -> None
     assert f"🏆 Ana wins 150 with {points_of(hand, 2, (0, 2))[0]}" in screen
     assert stacks(bed.live(group)) == {ana.id: 1160, boris.id: 890, vera.id: 0}
 
+    # Vera cannot pay the ante: the next hand is dealt without her.
+    second = await wait_for_hand(bed, group, 2)
+    assert not second.seats[2].in_round
+    screen = await lines(bed, group)
+    assert "Pot: 20 · dealer Ana" in screen and "Vera: 0 · out" in screen
+    await end_table(bed, ana, group)
+    assert await balances(bed, players) == [1160, 890, 0]
+
+
+async def test_two_pots_tie_into_two_svaras_main_pot_first(bed: Bed) -> None:
+    ana, boris, vera = players = bed.players("Ana", "Boris", "Vera")
+    await short_stack(bed, vera, 50)
+    group = bed.group(*players)
+    await configure(bed, group)
+    await bed.open_table(group, *players)
+    hand = plan(bed, group, lambda h: h.dealer == 2
+                and len(set(points_of(h).values())) == 1
+                and (p := points_of(h, 2, (0, 1, 2)))[1] > p[2]
+                and best(points_of(h, 3, (0, 1))) is not None)
+    winner = best(points_of(hand, 3, (0, 1)))
+    assert winner is not None
+
+    await act(bed, ana, group, "Start")
+    await act(bed, ana, group, "No blind")
+    await act(bed, ana, group, "Bet 20")
+    await act(bed, boris, group, "Call 20")
+    await act(bed, vera, group, "All-in (40)")
+    await act(bed, ana, group, "Raise to 100")
+    await act(bed, boris, group, "Call 80")
+
+    # A three-way tie for the main pot (150) and a two-way tie for the side pot (120):
+    # nobody else can join, so the main pot's svara is dealt at once.
+    screen = await lines(bed, group)
+    assert "Svara · hand 1 · svara" in screen[0]
+    assert "Pot: 270 · dealer Vera" in screen and "Vera: 0 · all-in" in screen
+    await act(bed, ana, group, "No blind")
+    check_cards_sent(players, hand, 2, (0, 1, 2))
+    await act(bed, ana, group, "Fold")
+
+    # Boris beat Vera for the main pot; the side pot's svara is Ana's and Boris's.
+    screen = await lines(bed, group)
+    assert "Svara · hand 1 · svara 2" in screen[0]
+    assert "Pot: 120 · dealer Vera" in screen
+    assert "Boris: 1040" in screen and "Vera: 0 · out" in screen
+    await act(bed, ana, group, "No blind")
+    check_cards_sent(players, hand, 3, (0, 1))
+    assert [len(cards_dm(p)) for p in players] == [3, 3, 2]
+    await act(bed, ana, group, "Bet 10")
+    await act(bed, boris, group, "Call 10")
+
+    screen = await lines(bed, group)
+    assert f"🏆 {players[winner].name} wins 140 with {points_of(hand, 3, (0, 1))[winner]}" \
+        in screen
+    expected = {ana.id: 880, boris.id: 1030, vera.id: 0}
+    expected[players[winner].id] += 140
+    assert stacks(bed.live(group)) == expected
+
+
+# --------------------------------------------------------------------- limits
+
+
+async def test_pot_limit_caps_bets_at_the_pot(bed: Bed) -> None:
+    group, players = await seat_everyone(bed, "Ana", "Boris", limit="pot_limit")
+    ana, boris = players
+    hand = plan(bed, group, lambda h: h.dealer == 0 and best(points_of(h)) is not None)
+    winner = best(points_of(hand))
+    assert winner is not None
+    assert any("pot limit" in line for line in await lines(bed, group))
+
+    await act(bed, ana, group, "Start")
+    await act(bed, boris, group, "No blind")
+    assert await buttons(bed, group) == [["Fold"], ["Bet 10", "Bet 20"], ["My cards"]]
+    await say(bed, boris, group, "/bet 50")
+    assert group.last_bot_message.text == "The amount must be between 10 and 20."
+    await act(bed, boris, group, "Bet 20")
+    # Call 20 and raise the pot (60): at most 80.
+    assert (await buttons(bed, group))[:2] == [["Fold", "Call 20"], ["Raise to 30", "Raise to 60"]]
+    await say(bed, ana, group, "/bet 81")
+    assert group.last_bot_message.text == "The amount must be between 30 and 80."
+    await say(bed, ana, group, "/bet 80")
+    assert "Ana: 910 · in 80" in await lines(bed, group)
+    await act(bed, boris, group, "Call 60")
+
+    screen = await lines(bed, group)
+    assert f"🏆 {players[winner].name} wins 180 with {points_of(hand)[winner]}" in screen
+    expected = {p.id: 910 for p in players}
+    expected[players[winner].id] += 180
+    assert stacks(bed.live(group)) == expected
+
+
+async def test_fixed_cap_limits_every_bet_and_the_blind(bed: Bed) -> None:
+    group, players = await seat_everyone(bed, "Ana", "Boris", limit="fixed_cap", bet_cap=30)
+    ana, boris = players
+    hand = plan(bed, group, lambda h: h.dealer == 0 and best(points_of(h)) is not None)
+    winner = best(points_of(hand))
+    assert winner is not None
+    assert any("bets capped at 30" in line for line in await lines(bed, group))
+
+    await act(bed, ana, group, "Start")
+    assert (await buttons(bed, group))[0] == ["Blind 10", "Blind 20", "Blind 30", "No blind"]
+    await act(bed, boris, group, "No blind")
+    assert (await buttons(bed, group))[1] == ["Bet 10", "Bet 20"]
+    await say(bed, boris, group, "/bet 40")
+    assert group.last_bot_message.text == "The amount must be between 10 and 30."
+    await say(bed, boris, group, "/bet 30")
+    assert (await buttons(bed, group))[:2] == [["Fold", "Call 30"], ["Raise to 40", "Raise to 60"]]
+    await act(bed, ana, group, "Raise to 60")
+    await act(bed, boris, group, "Call 30")
+
+    screen = await lines(bed, group)
+    assert f"🏆 {players[winner].name} wins 140 with {points_of(hand)[winner]}" in screen
+    expected = {p.id: 930 for p in players}
+    expected[players[winner].id] += 140
+    assert stacks(bed.live(group)) == expected
+
 
 # --------------------------------------------------------------------- ties
 
 
 async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
-    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera")
-    ana, boris, vera = players
+    ana, boris, vera, georgi = players = bed.players("Ana", "Boris", "Vera", "Georgi")
+    await short_stack(bed, georgi, 30)
+    group = bed.group(*players)
+    await configure(bed, group)
+    await bed.open_table(group, *players)
     hand = plan(bed, group, lambda h: h.dealer == 0
-                and (p := points_of(h))[1] == p[2] and best(points_of(h, 2)) == 0)
+                and (p := points_of(h))[1] == p[2] and best(points_of(h, 2, (0, 1, 2))) == 0)
+    second = (0, 1, 2)
 
     await act(bed, ana, group, "Start")
     await act(bed, boris, group, "No blind")
+    check_cards_sent(players, hand)
     await act(bed, boris, group, "Bet 10")
     await act(bed, vera, group, "Call 10")
+    await act(bed, georgi, group, "Fold")
     await act(bed, ana, group, "Fold")
 
     screen = await lines(bed, group)
-    assert "Tie between Boris, Vera: a svara for 50. Others may join for 25. ⏳ 30 seconds" \
+    assert "Tie between Boris, Vera: a svara for 60. Others may join for 30. ⏳ 30 seconds" \
         in screen
-    assert "▶ Ana: 990 · out" in screen
-    assert await buttons(bed, group) == [["Join svara (25)", "Skip"], ["My cards"]]
-    assert await bed.press(boris, group, "Join svara (25)") == "You cannot join this svara."
+    # Ana may join (the marker shows who is awaited); Georgi cannot pay the whole stake.
+    assert "▶ Ana: 990 · out" in screen and "Georgi: 20 · out" in screen
+    assert await buttons(bed, group) == [["Join svara (30)", "Skip"], ["My cards"]]
+    assert await bed.press(boris, group, "Join svara (30)") == "You cannot join this svara."
+    assert await bed.press(georgi, group, "Join svara (30)") == "You cannot join this svara."
     before = {p.name: len(cards_dm(p)) for p in players}
-    await act(bed, ana, group, "Join svara (25)")
+    await act(bed, ana, group, "Join svara (30)")
 
     screen = await lines(bed, group)
     assert "Svara · hand 1 · svara" in screen[0]
-    assert "Pot: 75 · dealer Ana" in screen and "Ana: 965" in screen
+    assert "Pot: 90 · dealer Ana" in screen and "Ana: 960" in screen
     assert "Boris: blind or not? ⏳ 30 seconds" in screen
     await act(bed, boris, group, "No blind")
-    # The svara is dealt anew: every player of it gets new cards in private.
+    # The svara is dealt anew: every player of it gets new cards in private, Georgi none.
     assert {p.name: len(cards_dm(p)) for p in players} == {
-        name: n + 1 for name, n in before.items()}
-    check_cards_sent(players, hand, 2, (0, 1, 2))
+        name: n + (name != "Georgi") for name, n in before.items()}
+    check_cards_sent(players, hand, 2, second)
     for seat in (1, 2):
         assert format_hand(cards_of(hand)[seat]) not in cards_dm(players[seat])[-1]
     await act(bed, boris, group, "Bet 10")
@@ -447,10 +572,39 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
     await act(bed, ana, group, "Call 10")
 
     screen = await lines(bed, group)
-    points = points_of(hand, 2)
-    assert all(shown(p, hand, i, 2) in screen for i, p in enumerate(players))
-    assert f"🏆 Ana wins 105 with {points[0]}" in screen
-    assert stacks(bed.live(group)) == {ana.id: 1060, boris.id: 970, vera.id: 970}
+    points = points_of(hand, 2, second)
+    assert all(shown(players[i], hand, i, 2, second) in screen for i in second)
+    assert f"🏆 Ana wins 120 with {points[0]}" in screen
+    assert stacks(bed.live(group)) == {ana.id: 1070, boris.id: 970, vera.id: 970, georgi.id: 20}
+
+
+async def test_svara_join_and_blind_timers_ring(bed: Bed) -> None:
+    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera", blind_timeout=0.6,
+                                         svara_join_timeout=0.6)
+    ana, boris, vera = players
+    hand = plan(bed, group, lambda h: h.dealer == 0 and (p := points_of(h))[1] == p[2])
+
+    await act(bed, ana, group, "Start")
+    assert "Boris: blind or not? ⏳ 1 second" in await lines(bed, group)
+    await until_shown(bed, group, "Boris to act. ⏳ 30 seconds")
+    check_cards_sent(players, hand)
+    await act(bed, boris, group, "Bet 10")
+    await act(bed, vera, group, "Call 10")
+    await act(bed, ana, group, "Fold")
+    assert "Tie between Boris, Vera: a svara for 50. Others may join for 25. ⏳ 1 second" \
+        in await lines(bed, group)
+
+    # Nobody joins: the window closes by itself and the svara is played by the two.
+    screen = await until_shown(bed, group, "Boris: blind or not? ⏳ 1 second")
+    assert "Svara · hand 1 · svara" in screen[0] and "Ana: 990 · out" in screen
+    await until_shown(bed, group, "Boris to act. ⏳ 30 seconds")
+    check_cards_sent(players, hand, 2, (1, 2))
+    assert len(cards_dm(ana)) == 1
+    await act(bed, boris, group, "Bet 10")
+    await act(bed, vera, group, "Fold")
+    screen = await lines(bed, group)
+    assert "🏆 Boris takes 50" in screen
+    assert stacks(bed.live(group)) == {ana.id: 990, boris.id: 1030, vera.id: 980}
 
 
 async def test_svara_that_ties_again(bed: Bed) -> None:
