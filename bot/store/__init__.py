@@ -7,7 +7,7 @@ before dealing, and use ``store.users``, ``store.chats``, ``store.tables`` and
 """
 
 from bot.store.audit import AuditReport
-from bot.store.db import Database, Tx
+from bot.store.db import Database
 from bot.store.errors import (
     AlreadySeated,
     BadAmount,
@@ -45,6 +45,7 @@ from bot.store.models import (
 )
 from bot.store.recovery import Recovery
 from bot.store.store import Store
+from bot.store.tx import Tx
 
 __all__ = [
     "AlreadySeated", "AuditReport", "BadAmount", "BadInput", "BonusNotDue", "Chat",

@@ -26,60 +26,19 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
-from bot.store.errors import (
-    IntegrityViolation,
-    SchemaTooNew,
-    StorageFailure,
-    StoreError,
-    TransactionMisuse,
-)
+from bot.store.errors import SchemaTooNew, StorageFailure
 from bot.store.migrations import MIGRATIONS, Migration, migrate, schema_version
+from bot.store.tx import Tx
+from bot.store.units import DbStats, Job, Owner, Work, translate
 
 T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], T]
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 Params = Sequence[object] | dict[str, object]
 
 _LEVELS: tuple[Synchronous, ...] = ("OFF", "NORMAL", "FULL", "EXTRA")
-
-
-def translate(err: BaseException) -> BaseException:
-    """Map a raw sqlite3 error to the store's error classes; leave anything else alone."""
-    if isinstance(err, sqlite3.IntegrityError):
-        return IntegrityViolation(f"the database refused the write: {err}")
-    if isinstance(err, sqlite3.Error) and not isinstance(err, StoreError):
-        return StorageFailure(f"SQLite failed: {err}")
-    return err
-
-
-@dataclass(slots=True)
-class _Job(Generic[T]):
-    work: Work[T]
-    step: bool
-    value: Any = None
-    error: BaseException | None = None
-    done: bool = False
-
-
-@dataclass(slots=True)
-class DbStats:
-    """Counters for benchmarks and logs."""
-
-    units: int = 0
-    """Units of work committed (or rolled back alone)."""
-    commits: int = 0
-    batches: int = 0
-
-
-@dataclass(slots=True)
-class _Owner:
-    task: asyncio.Task[Any] | None = None
-    depth: int = 0
-    names: list[str] = field(default_factory=list)
 
 
 class Database:
@@ -111,8 +70,8 @@ class Database:
         self._rconn: sqlite3.Connection | None = None
         self._level: str | None = None
         self._lock = asyncio.Lock()
-        self._queue: list[_Job[Any]] = []
-        self._owner = _Owner()
+        self._queue: list[Job[Any]] = []
+        self._owner = Owner()
         self._closed = False
         self.version = 0
         """The schema version of the file once open (for logs)."""
@@ -248,7 +207,7 @@ class Database:
         """
         if self._owned():
             return await self._on(self._writer, self._nested, work)
-        job: _Job[T] = _Job(work, step)
+        job: Job[T] = Job(work, step)
         self._queue.append(job)
         try:
             while not job.done:
@@ -269,7 +228,7 @@ class Database:
             raise job.error
         return cast(T, job.value)
 
-    def _run_batch(self, batch: list[_Job[Any]]) -> None:
+    def _run_batch(self, batch: list[Job[Any]]) -> None:
         conn = self._conn()
         self.stats.batches += 1
         try:
@@ -318,7 +277,7 @@ class Database:
             job.done = True
 
     @staticmethod
-    def _fail_all(batch: list[_Job[Any]], error: BaseException) -> None:
+    def _fail_all(batch: list[Job[Any]], error: BaseException) -> None:
         for job in batch:
             job.value = None
             job.error = error
@@ -443,34 +402,3 @@ class Database:
         """The first row of one query, or None."""
         rows = await self.read(lambda conn: conn.execute(sql, params).fetchmany(1))
         return rows[0] if rows else None
-
-
-class Tx:
-    """The handle of an open `Database.transaction`; valid only in its own task."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
-    def _check(self) -> None:
-        if not self._db._owned():
-            raise TransactionMisuse("this transaction belongs to another task or has ended")
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; return the number of rows it changed."""
-        self._check()
-        cursor = await self._db._on(self._db._writer, self._db._exec, sql, params)
-        return cursor.rowcount
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Rows of one query, seeing this transaction's writes."""
-        self._check()
-        return await self._db._on(self._db._writer, self._db._fetch, sql, params)
-
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
-    async def run(self, work: Work[T]) -> T:
-        """Run ``work(conn)`` inside this transaction, under a savepoint."""
-        self._check()
-        return await self._db.write(work)
