@@ -92,7 +92,9 @@ async def start_services(
     app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] = new_seed
 ) -> Services:
     """Open the store, bring back every table, and register the command list."""
-    store = await Store.open(settings.database)
+    # Wallet movements and settled hands are forced to disk (FULL); in-hand steps survive a
+    # crash of the process (NORMAL), and a power cut at worst rewinds an open hand a step.
+    store = await Store.open(settings.database, synchronous="FULL", step_synchronous="NORMAL")
     translations = Translations.load()
     outbox = TelegramOutbox(app, store, translations)
     games = Games(store, outbox, defaults=table_defaults(settings),
