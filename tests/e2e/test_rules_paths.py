@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from bot.games import Live
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -576,6 +578,25 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
     assert all(shown(players[i], hand, i, 2, second) in screen for i in second)
     assert f"🏆 Ana wins 120 with {points[0]}" in screen
     assert stacks(bed.live(group)) == {ana.id: 1070, boris.id: 970, vera.id: 970, georgi.id: 20}
+
+
+@pytest.mark.xfail(strict=True, reason="a tie's showdown is never shown: the group cannot "
+                   "see the tied hands that make the svara")
+async def test_tied_hands_are_shown_when_the_svara_opens(bed: Bed) -> None:
+    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera")
+    ana, boris, vera = players
+    hand = plan(bed, group, lambda h: h.dealer == 0 and (p := points_of(h))[1] == p[2])
+
+    await act(bed, ana, group, "Start")
+    await act(bed, boris, group, "No blind")
+    await act(bed, boris, group, "Bet 10")
+    await act(bed, vera, group, "Call 10")
+    await act(bed, ana, group, "Fold")
+    screen = await lines(bed, group)
+    assert any(line.startswith("Tie between Boris, Vera") for line in screen)
+    # RULES §3.5: when the betting ends, all players still in show their cards.
+    assert shown(boris, hand, 1) in screen and shown(vera, hand, 2) in screen
+    await act(bed, ana, group, "Skip")
 
 
 async def test_svara_join_and_blind_timers_ring(bed: Bed) -> None:
