@@ -173,9 +173,23 @@ def _playing(view: TableView, tr: Translator) -> Screen:
     for i, s in enumerate(hand.seats):
         marker = "▶ " if i == hand.to_act or i in hand.pending else "   "
         lines.append(f"{marker}{_name(view, s.player)}: {_status(view, tr, hand, i)}")
+    earlier = _earlier_showdown(view, tr, hand)
+    if earlier:
+        lines += ["", *earlier]
     lines.append("")
     lines.append(_prompt(view, tr, hand))
     return Screen("\n".join(lines), _hand_buttons(view, tr, hand))
+
+
+def _earlier_showdown(view: TableView, tr: Translator, hand: Hand) -> list[str]:
+    """The hand's last showdown (a tie that led to this svara) and the pots paid since."""
+    shown_at = [i for i, e in enumerate(hand.events) if isinstance(e, Shown)]
+    if not shown_at:
+        return []
+    first = shown_at[-1]
+    while first > 0 and isinstance(hand.events[first - 1], Shown):
+        first -= 1
+    return _outcome_lines(view, tr, outcome_of(hand, since=first, decks=False))
 
 
 def _prompt(view: TableView, tr: Translator, hand: Hand) -> str:
@@ -281,7 +295,7 @@ def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[st
     return lines
 
 
-def outcome_of(hand: Hand, since: int = 0) -> Outcome:
+def outcome_of(hand: Hand, since: int = 0, *, decks: bool = True) -> Outcome:
     """What to show of a hand's end: the last showdown and every pot paid since `since`."""
     events = hand.events[since:]
     shown: tuple[tuple[int, tuple[Card, ...], int], ...] = tuple(
@@ -289,8 +303,8 @@ def outcome_of(hand: Hand, since: int = 0) -> Outcome:
                   for e in events if isinstance(e, Shown))
     won = tuple((tuple(hand.seats[w].player for w in e.winners), e.amount, e.points)
                 for e in events if isinstance(e, PotWon))
-    decks = tuple((r["deck"], r["salt"]) for r in hand.reveal() or ())
-    return Outcome(shown, won, decks)
+    revealed = tuple((r["deck"], r["salt"]) for r in hand.reveal() or ()) if decks else ()
+    return Outcome(shown, won, revealed)
 
 
 def render_cards(tr: Translator, hand: Hand, seat: int, hand_no: int) -> str:

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
 from bot.games import Live
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -580,8 +578,6 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
     assert stacks(bed.live(group)) == {ana.id: 1070, boris.id: 970, vera.id: 970, georgi.id: 20}
 
 
-@pytest.mark.xfail(strict=True, reason="a tie's showdown is never shown: the group cannot "
-                   "see the tied hands that make the svara")
 async def test_tied_hands_are_shown_when_the_svara_opens(bed: Bed) -> None:
     group, players = await seat_everyone(bed, "Ana", "Boris", "Vera")
     ana, boris, vera = players
