@@ -14,6 +14,7 @@ from pydantic import SecretStr
 from bot.app import build_application, rate_limiter, table_defaults
 from bot.games import Games, Live
 from bot.handlers import Services
+from bot.http import AiohttpRequest
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
@@ -62,7 +63,12 @@ class Bed:
         return len(self.dealt).to_bytes(4, "big") + b"bed"
 
     async def start(self) -> None:
-        builder = self.tg.app_builder().rate_limiter(rate_limiter(TIME_SCALE))
+        builder = (
+            self.tg.app_builder()
+            .request(AiohttpRequest())
+            .get_updates_request(AiohttpRequest(pool_size=1))
+            .rate_limiter(rate_limiter(TIME_SCALE))
+        )
         self.app = build_application(self.settings(), builder, seed_source=self.next_seed)
         self._running = self.tg.running(self.app, poll_timeout=1.0)
         await self._running.__aenter__()
