@@ -35,9 +35,56 @@ REFUNDED = "The table was closed; every chip went back."
 START = 1000
 """Chips every new player gets (the bot's default)."""
 POLL = 0.05
+QUIET = 0.03
+"""Seconds without any traffic after which the bot counts as done."""
 
 
 # --------------------------------------------------------------------- the story
+
+
+async def settle(bed: Bed) -> None:
+    """As `Bed.idle`, with a shorter quiet period: wait until the bot has nothing to do."""
+    app = bed.app
+    while True:
+        await bed.tg.world.wait_idle(quiet=QUIET)
+        if app.update_processor.current_concurrent_updates == 0 and app.update_queue.empty():
+            return
+        await asyncio.sleep(0.01)
+
+
+async def table_now(bed: Bed, group: ChatRecord) -> MessageRecord:
+    """The table message once the bot is done."""
+    await settle(bed)
+    return current(bed, group)
+
+
+def current(bed: Bed, group: ChatRecord) -> MessageRecord:
+    """The table message as the group sees it now (no waiting)."""
+    message_id = bed.live(group).message_id
+    message = None if message_id is None else bed.tg.world.find_message(group, message_id)
+    assert message is not None
+    return message
+
+
+async def tap(bed: Bed, player: Player, group: ChatRecord, label: str) -> str | None:
+    """Press a button of the table message; the popup text, if any."""
+    press = await player.press(await table_now(bed, group), label)
+    answer = await press.answer()
+    await settle(bed)
+    return answer.text if answer.show_alert else None
+
+
+async def open_table(bed: Bed, group: ChatRecord, creator: Player, *joiners: Player) -> None:
+    """/newgame, then everyone starts the bot in private and presses Join."""
+    await creator.send(group, "/newgame")
+    table = await table_now(bed, group)
+    for p in (creator, *joiners):
+        await p.start_bot()
+    await settle(bed)
+    for p in (creator, *joiners):
+        answer = await (await p.press(table, "Join")).answer()
+        assert not answer.show_alert and answer.url is None, answer
+    await settle(bed)
 
 
 async def seated(bed: Bed, *names: str, watchers: tuple[Player, ...] = ()
@@ -45,7 +92,7 @@ async def seated(bed: Bed, *names: str, watchers: tuple[Player, ...] = ()
     """A group where the first player opened a table and everyone sat down."""
     players = bed.players(*names)
     group = bed.group(*players, *watchers)
-    await bed.open_table(group, *players)
+    await open_table(bed, group, *players)
     return group, players
 
 
@@ -53,7 +100,7 @@ async def dealt(bed: Bed, *names: str, watchers: tuple[Player, ...] = ()
                 ) -> tuple[ChatRecord, list[Player]]:
     """As `seated`, and the creator pressed Start: the first hand waits for a blind."""
     group, players = await seated(bed, *names, watchers=watchers)
-    assert await bed.press(players[0], group, "Start") is None
+    assert await tap(bed, players[0], group, "Start") is None
     assert bed.live(group).hand is not None
     return group, players
 
@@ -78,7 +125,7 @@ def others(players: list[Player], *but: Player) -> list[Player]:
 
 async def past_blind(bed: Bed, group: ChatRecord, players: list[Player]) -> Player:
     """The first player declines the blind; the cards are dealt. Who acts now."""
-    assert await bed.press(to_act(bed, group, players), group, "No blind") is None
+    assert await tap(bed, to_act(bed, group, players), group, "No blind") is None
     return to_act(bed, group, players)
 
 
@@ -95,7 +142,7 @@ async def ask(player: Player, message: MessageRecord, data: str) -> tuple[str | 
 
 async def replies(bed: Bed, command: MessageRecord) -> list[str]:
     """The texts the bot sent in reply to `command` (in private: everything after it)."""
-    await bed.idle()
+    await settle(bed)
     chat = command.chat
     if chat.type != "private":  # in groups the bot quotes the command
         return [m.text or "" for m in chat.bot_messages()
@@ -134,7 +181,7 @@ class Snapshot:
 
 
 async def snapshot(bed: Bed, group: ChatRecord, players: list[Player]) -> Snapshot:
-    message = await bed.table_message(group)
+    message = await table_now(bed, group)
     live = bed.live(group)
     hand = live.hand
     seats = await bed.store.tables.seats(live.id)
@@ -164,7 +211,7 @@ async def ring(bed: Bed, group: ChatRecord) -> None:
     wait = live.wait
     assert wait is not None
     await bed.games.on_timer(live.id, wait)
-    await bed.idle()
+    await settle(bed)
 
 
 def cards_text(bed: Bed, group: ChatRecord, player: Player) -> str:
@@ -183,20 +230,20 @@ async def test_join_without_a_private_chat_goes_through_the_deep_link(bed: Bed) 
     ana, boris = bed.players("Ana", "Boris")
     group = bed.group(ana, boris)
     await ana.send(group, "/newgame")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     before = table.text
 
     answer = await (await boris.press(table, "Join")).answer()
 
     assert answer.url is not None and not answer.show_alert and answer.text is None
     assert re.fullmatch(r"https://t\.me/svara_test_bot\?start=j[0-9a-z]+", answer.url), answer.url
-    await bed.idle()
+    await settle(bed)
     assert table.text == before
     assert bed.live(group).table.seat(boris.id) is None
     assert await bed.store.users.balance(boris.id) == START
 
     await boris.open_link(answer.url)
-    await bed.idle()
+    await settle(bed)
     assert boris.last_dm.text == JOINED_DM
     assert "Boris" in (table.text or "")
     assert bed.live(group).table.seat(boris.id) is not None
@@ -210,10 +257,10 @@ async def test_join_command_without_a_private_chat_offers_the_bot(bed: Bed) -> N
     ana, boris = bed.players("Ana", "Boris")
     group = bed.group(ana, boris)
     await ana.send(group, "/newgame")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
 
     command = await boris.send(group, "/join")
-    await bed.idle()
+    await settle(bed)
     answers = [m for m in group.bot_messages()
                if m.reply_to is not None and m.reply_to.message_id == command.message_id]
     assert len(answers) == 1
@@ -222,7 +269,7 @@ async def test_join_command_without_a_private_chat_offers_the_bot(bed: Bed) -> N
     assert "Boris" not in (table.text or "")
 
     await boris.open_link(url)
-    await bed.idle()
+    await settle(bed)
     assert boris.last_dm.text == JOINED_DM
     assert "Boris" in (table.text or "")
 
@@ -230,7 +277,7 @@ async def test_join_command_without_a_private_chat_offers_the_bot(bed: Bed) -> N
 async def test_deep_links_to_no_table_are_answered(bed: Bed) -> None:
     (boris,) = bed.players("Boris")
     await boris.start_bot()
-    await bed.idle()
+    await settle(bed)
     for payload in ("jzz", "j", "j7fffffffffff", "jffffffffffffffffffffffff"):
         start = await boris.start_bot(payload)
         assert await reply(bed, start) == NO_TABLE
@@ -242,15 +289,15 @@ async def test_deep_links_to_no_table_are_answered(bed: Bed) -> None:
 
 async def test_turn_buttons_of_another_player_and_stale_turns_are_refused(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris", "Carol")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     first = to_act(bed, group, players)
     old_no_blind = data_of(table, "No blind")
     old_blind = data_of(table, "Blind 10")
 
     for intruder in others(players, first):
         before = await snapshot(bed, group, players)
-        assert await bed.press(intruder, group, "No blind") == NOT_YOUR_TURN
-        assert await bed.press(intruder, group, "Blind 10") == NOT_YOUR_TURN
+        assert await tap(bed, intruder, group, "No blind") == NOT_YOUR_TURN
+        assert await tap(bed, intruder, group, "Blind 10") == NOT_YOUR_TURN
         assert await snapshot(bed, group, players) == before
 
     nxt = await past_blind(bed, group, players)
@@ -260,31 +307,31 @@ async def test_turn_buttons_of_another_player_and_stale_turns_are_refused(bed: B
     for who in (first, nxt):
         assert await ask(who, table, old_no_blind) == (EXPIRED, True)
         assert await ask(who, table, old_blind) == (EXPIRED, True)
-    await bed.idle()
+    await settle(bed)
     assert await snapshot(bed, group, players) == before
     assert group_writes(bed.tg, group) == writes
 
 
 async def test_a_double_tap_acts_once(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     first = to_act(bed, group, players)
     data = data_of(table, "No blind")
     taps = [await first.press_data(table, data) for _ in range(2)]
     answers = [await t.answer() for t in taps]
-    await bed.idle()
+    await settle(bed)
     assert sorted((a.text or "", a.show_alert) for a in answers) == [("", False), (EXPIRED, True)]
     assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
 
 
 async def test_buttons_of_an_earlier_hand_are_expired(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     hand1 = {label: data_of(table, label) for label in ("No blind", "Blind 10", "My cards")}
     actor = await past_blind(bed, group, players)
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     hand1["Fold"] = data_of(table, "Fold")
-    assert await bed.press(actor, group, "Fold") is None
+    assert await tap(bed, actor, group, "Fold") is None
     assert "🏆" in (table.text or "")
 
     # Between hands: nothing of hand 1 works, and nothing changes.
@@ -301,10 +348,10 @@ async def test_buttons_of_an_earlier_hand_are_expired(bed: Bed) -> None:
     for who in players:
         for data in hand1.values():
             assert await ask(who, table, data) == (EXPIRED, True)
-    await bed.idle()
+    await settle(bed)
     assert await snapshot(bed, group, players) == before
     # The new hand's own buttons work.
-    assert await bed.press(second, group, "No blind") is None
+    assert await tap(bed, second, group, "No blind") is None
     assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
 
 
@@ -358,7 +405,7 @@ async def test_forged_callback_data_is_answered_and_changes_nothing(bed: Bed) ->
     ]
     before = await snapshot(bed, group, players)
     writes = group_writes(bed.tg, group)
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     for data in expired:
         for who in (actor, other):
             assert await ask(who, table, data) == (EXPIRED, True), data
@@ -379,11 +426,11 @@ async def test_forged_callback_data_is_answered_and_changes_nothing(bed: Bed) ->
     }
     for (who, data), text in refused.items():
         assert await ask(who, table, data) == (text, True), data
-    await bed.idle()
+    await settle(bed)
     assert await snapshot(bed, group, players) == before
     assert group_writes(bed.tg, group) == writes
     # After all that, the real buttons still work.
-    assert await bed.press(actor, group, f"Bet {low}") is None
+    assert await tap(bed, actor, group, f"Bet {low}") is None
     assert len(hand_of(bed, group).hand.actions) == s + 1  # type: ignore[union-attr]
 
 
@@ -391,19 +438,19 @@ async def test_a_button_naming_another_chats_table_is_refused(bed: Bed) -> None:
     group_a, players_a = await dealt(bed, "Ana", "Boris")
     dan, eve = bed.players("Dan", "Eve")
     group_b = bed.tg.world.group("Other night", members=[dan, eve, *players_a], admins=[dan])
-    await bed.open_table(group_b, dan, eve)
-    assert await bed.press(dan, group_b, "Start") is None
+    await open_table(bed, group_b, dan, eve)
+    assert await tap(bed, dan, group_b, "Start") is None
     live_a = hand_of(bed, group_a)
     hand = live_a.hand
     assert hand is not None
     actor = to_act(bed, group_a, players_a)
     # The blind button of table A, pressed on table B's message (by A's player to act).
-    data = data_of(await bed.table_message(group_a), "No blind")
+    data = data_of(await table_now(bed, group_a), "No blind")
     before = await snapshot(bed, group_a, players_a)
-    table_b = await bed.table_message(group_b)
+    table_b = await table_now(bed, group_b)
     text_b = table_b.text
     assert await ask(actor, table_b, data) == (EXPIRED, True)
-    await bed.idle()
+    await settle(bed)
     assert await snapshot(bed, group_a, players_a) == before
     assert table_b.text == text_b
 
@@ -413,17 +460,17 @@ async def test_spectators_and_strangers_are_told_they_do_not_play(bed: Bed) -> N
     group, players = await dealt(bed, "Ana", "Boris", watchers=(zoe,))
     await past_blind(bed, group, players)
     before = await snapshot(bed, group, players)
-    assert await bed.press(zoe, group, "My cards") == NOT_AT_TABLE
-    assert await bed.press(zoe, group, "Fold") == NOT_AT_TABLE
-    table = await bed.table_message(group)
-    assert await bed.press(zoe, group, bed.button(table, "Bet")) == NOT_AT_TABLE
+    assert await tap(bed, zoe, group, "My cards") == NOT_AT_TABLE
+    assert await tap(bed, zoe, group, "Fold") == NOT_AT_TABLE
+    table = await table_now(bed, group)
+    assert await tap(bed, zoe, group, bed.button(table, "Bet")) == NOT_AT_TABLE
     assert await snapshot(bed, group, players) == before
 
 
 async def test_only_the_creator_or_an_admin_starts(bed: Bed) -> None:
     group, players = await seated(bed, "Ana", "Boris")
     before = await snapshot(bed, group, players)
-    assert await bed.press(players[1], group, "Start") == ONLY_CREATOR
+    assert await tap(bed, players[1], group, "Start") == ONLY_CREATOR
     assert await snapshot(bed, group, players) == before
     assert bed.live(group).status == "lobby"
 
@@ -434,7 +481,7 @@ async def test_only_the_creator_or_an_admin_starts(bed: Bed) -> None:
 async def test_commands_in_the_wrong_chat_are_answered(bed: Bed) -> None:
     (ana,) = bed.players("Ana")
     await ana.start_bot()
-    await bed.idle()
+    await settle(bed)
     for command in ("/newgame", "/join", "/bet 20", "/endgame"):
         sent = await ana.send(ana.dm, command)
         assert await reply(bed, sent) == GROUP_ONLY, command
@@ -450,12 +497,12 @@ async def test_newgame_addressed_to_the_bot_opens_one_table(bed: Bed) -> None:
     ana, boris = bed.players("Ana", "Boris")
     group = bed.group(ana, boris)
     await ana.send(group, "/newgame@svara_test_bot")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     assert "Svara" in (table.text or "") and "Join" in table.labels
     again = await boris.send(group, "/newgame@svara_test_bot")
     assert await reply(bed, again) == "A table is already open here."
     await boris.send(group, "/newgame@some_other_bot")
-    await bed.idle()
+    await settle(bed)
     assert len(bed.games.tables) == 1
     assert [m.message_id for m in group.bot_messages() if m.reply_to is None] == [table.id]
 
@@ -533,14 +580,6 @@ async def until(check: Callable[[], bool], within: float = 5.0) -> None:
     raise AssertionError(f"the bot did not get there within {within} s")
 
 
-def current(bed: Bed, group: ChatRecord) -> MessageRecord:
-    """The table message as the group sees it now (no waiting)."""
-    message_id = bed.live(group).message_id
-    message = None if message_id is None else bed.tg.world.find_message(group, message_id)
-    assert message is not None
-    return message
-
-
 def shows_turn(message: MessageRecord, player: Player) -> bool:
     """The table message prompts `player` with betting buttons."""
     return f"{player.name} to act." in (message.text or "") and "Fold" in message.labels
@@ -560,10 +599,10 @@ async def test_cards_reach_a_player_whose_dm_fails_through_my_cards(bed: Bed) ->
     assert len(ana.inbox) == inboxes[ana.id] + 1
     for player in (boris, carol):
         assert len(player.inbox) == inboxes[player.id]
-        assert await bed.press(player, group, "My cards") == cards_text(bed, group, player)
+        assert await tap(bed, player, group, "My cards") == cards_text(bed, group, player)
     # The bot no longer counts on Boris's private chat; the hand goes on.
     assert not (await bed.store.users.get(boris.id)).private_chat
-    assert await bed.press(actor, group, "Bet 10") is None
+    assert await tap(bed, actor, group, "Bet 10") is None
     assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
 
 
@@ -575,30 +614,30 @@ async def test_a_player_who_blocks_the_bot_still_plays(bed: Bed) -> None:
     await past_blind(bed, group, players)
     assert len(carol.inbox) == inbox
     expected = cards_text(bed, group, carol)
-    assert await bed.press(carol, group, "My cards") == expected
+    assert await tap(bed, carol, group, "My cards") == expected
     # Everyone calls or bets until Carol's turn; she is prompted and her press counts.
     for _ in range(3):
         who = to_act(bed, group, players)
         if who is carol:
             break
-        table = await bed.table_message(group)
-        assert await bed.press(who, group, bed.button(table, "Call" if any(
+        table = await table_now(bed, group)
+        assert await tap(bed, who, group, bed.button(table, "Call" if any(
             label.startswith("Call") for label in table.labels) else "Bet")) is None
     assert to_act(bed, group, players) is carol
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     assert shows_turn(table, carol)
     actions = len(hand_of(bed, group).hand.actions)  # type: ignore[union-attr]
-    assert await bed.press(carol, group, bed.button(table, "Call")) is None
+    assert await tap(bed, carol, group, bed.button(table, "Call")) is None
     live = bed.live(group)
     assert live.hand is None or len(live.hand.actions) == actions + 1
-    assert await bed.press(carol, group, "My cards") in (expected, EXPIRED)
+    assert await tap(bed, carol, group, "My cards") in (expected, EXPIRED)
 
 
 async def test_a_flood_wait_on_the_table_edit_delays_the_table_but_never_stops_it(
     bed: Bed,
 ) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     first = to_act(bed, group, players)
     # More 429s in a row than the rate limiter retries: the table message is shown later.
     bed.tg.faults.fail_next("editMessageText", Fault.retry_after(0.2), times=4, chat_id=group.id)
@@ -610,27 +649,27 @@ async def test_a_flood_wait_on_the_table_edit_delays_the_table_but_never_stops_i
     assert len(bed.tg.faults.fired) == 4
     # One 429 only: the limiter waits it out within the same press.
     bed.tg.faults.fail_next("editMessageText", Fault.retry_after(0.3), chat_id=group.id)
-    assert await bed.press(actor, group, "Bet 20") is None
+    assert await tap(bed, actor, group, "Bet 20") is None
     other = to_act(bed, group, players)
     await until(lambda: shows_turn(table, other))
-    assert await bed.press(other, group, bed.button(table, "Call")) is None
+    assert await tap(bed, other, group, bed.button(table, "Call")) is None
     await until(lambda: "🏆" in (table.text or "") or "svara" in (table.text or "").lower())
 
 
 async def test_a_lost_table_message_is_sent_again(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
-    old = await bed.table_message(group)
+    old = await table_now(bed, group)
     first = to_act(bed, group, players)
     stale = data_of(old, "No blind")
     bed.tg.faults.fail_next("editMessageText", Fault.bad_request("message to edit not found"),
                             chat_id=group.id)
-    assert await bed.press(first, group, "No blind") is None
+    assert await tap(bed, first, group, "No blind") is None
     await until(lambda: bed.live(group).message_id not in (None, old.id))
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     actor = to_act(bed, group, players)
     assert shows_turn(table, actor)
     assert await ask(actor, old, stale) == (EXPIRED, True)
-    assert await bed.press(actor, group, "Bet 10") is None
+    assert await tap(bed, actor, group, "Bet 10") is None
     assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
 
 
@@ -641,7 +680,7 @@ async def test_an_unexpected_bad_request_on_the_edit_does_not_strand_the_table(b
     first = to_act(bed, group, players)
     bed.tg.faults.fail_next("editMessageText", Fault.bad_request("MESSAGE_ID_INVALID"),
                             chat_id=group.id)
-    assert await bed.press(first, group, "No blind") is None
+    assert await tap(bed, first, group, "No blind") is None
     actor = to_act(bed, group, players)
     assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
     # The one to act must get his buttons in good time (the bot retries within 2 s).
@@ -650,14 +689,14 @@ async def test_an_unexpected_bad_request_on_the_edit_does_not_strand_the_table(b
 
 async def test_a_dropped_connection_on_the_edit_is_retried(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     first = to_act(bed, group, players)
     bed.tg.faults.fail_next("editMessageText", Fault.drop(), chat_id=group.id)
-    assert await bed.press(first, group, "No blind") is None
+    assert await tap(bed, first, group, "No blind") is None
     actor = to_act(bed, group, players)
     assert not shows_turn(table, actor)  # not yet
     await until(lambda: shows_turn(table, actor))
-    assert await bed.press(actor, group, "Bet 10") is None
+    assert await tap(bed, actor, group, "Bet 10") is None
     assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
 
 
@@ -666,16 +705,16 @@ async def test_a_dropped_connection_when_opening_a_table_is_retried(bed: Bed) ->
     group = bed.group(ana, boris)
     bed.tg.faults.fail_next("sendMessage", Fault.drop(), chat_id=group.id)
     await ana.send(group, "/newgame")
-    await bed.idle()
+    await settle(bed)
     assert group.bot_messages() == []
-    await until(lambda: len(group.bot_messages()) == 1)
-    assert bed.live(group).message_id == group.bot_messages()[0].id
-    table = await bed.table_message(group)
+    await until(lambda: bed.live(group).message_id is not None)
+    assert [m.id for m in group.bot_messages()] == [bed.live(group).message_id]
+    table = await table_now(bed, group)
     for p in (ana, boris):
         await p.start_bot()
-        await bed.idle()
+        await settle(bed)
         assert (await (await p.press(table, "Join")).answer()).text is None
-    assert await bed.press(ana, group, "Start") is None
+    assert await tap(bed, ana, group, "Start") is None
     assert bed.live(group).hand is not None
 
 
@@ -686,7 +725,7 @@ async def test_a_timed_out_edit_that_landed_is_not_a_problem(
     monkeypatch.setattr(bed.tg, "request", functools.partial(Sandbox.request, read_timeout=1.0))
     await bed.restart()
     group, players = await dealt(bed, "Ana", "Boris")
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     first = to_act(bed, group, players)
     bed.tg.faults.fail_next("editMessageText", Fault.timeout(2.0, applied=True),
                             chat_id=group.id)
@@ -694,9 +733,9 @@ async def test_a_timed_out_edit_that_landed_is_not_a_problem(
     assert answer.text is None
     actor = to_act(bed, group, players)
     assert shows_turn(table, actor)
-    assert await bed.press(actor, group, "Bet 10") is None
+    assert await tap(bed, actor, group, "Bet 10") is None
     other = to_act(bed, group, players)
-    assert shows_turn(await bed.table_message(group), other)
+    assert shows_turn(await table_now(bed, group), other)
     assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
 
 
@@ -712,7 +751,7 @@ async def step(bed: Bed, group: ChatRecord, players: list[Player], *, fold: bool
         await ring(bed, group)  # nobody else joins: the tied players play on
         return
     who = to_act(bed, group, players)
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     labels = table.labels
     if "No blind" in labels:
         label = "No blind"
@@ -720,7 +759,7 @@ async def step(bed: Bed, group: ChatRecord, players: list[Player], *, fold: bool
         label = "Fold"
     else:
         label = next((x for x in labels if x.startswith(("Call", "Bet", "All-in"))), "Fold")
-    assert await bed.press(who, group, label) is None, (who, label)
+    assert await tap(bed, who, group, label) is None, (who, label)
 
 
 async def play_out(bed: Bed, group: ChatRecord, players: list[Player]) -> None:
@@ -735,7 +774,7 @@ async def play_out(bed: Bed, group: ChatRecord, players: list[Player]) -> None:
 async def test_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris", "Carol")
     actor = await past_blind(bed, group, players)
-    assert await bed.press(actor, group, "Bet 20") is None
+    assert await tap(bed, actor, group, "Bet 20") is None
     live = hand_of(bed, group)
     hand = live.hand
     assert hand is not None
@@ -752,11 +791,11 @@ async def test_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Bed) -> N
     assert len([m for m in group.bot_messages() if m.reply_to is None]) == 1
     assert group_writes(bed.tg, group) <= writes + 1  # at most one edit, same content
     for p in players:
-        assert await bed.press(p, group, "My cards") == popups[p.id]
-    assert await bed.press(others(players, to_act(bed, group, players))[0], group,
+        assert await tap(bed, p, group, "My cards") == popups[p.id]
+    assert await tap(bed, others(players, to_act(bed, group, players))[0], group,
                            "Fold") == NOT_YOUR_TURN
     await play_out(bed, group, players)
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     assert "🏆" in (table.text or ""), table.text
     assert bed.live(group).hand is None
     assert await chips(bed, *players) == 3 * START
@@ -773,7 +812,7 @@ async def test_endgame_mid_hand_refunds_the_hand_and_only_the_creator_or_admin_m
     assert sorted(stacks.values()) != [START] * 2
     await ring(bed, group)  # hand 2
     actor = await past_blind(bed, group, players)
-    assert await bed.press(actor, group, "Bet 20") is None
+    assert await tap(bed, actor, group, "Bet 20") is None
     assert hand_of(bed, group).hand.pot == 40  # type: ignore[union-attr]
 
     before = await snapshot(bed, group, players)
@@ -781,7 +820,7 @@ async def test_endgame_mid_hand_refunds_the_hand_and_only_the_creator_or_admin_m
     assert await reply(bed, sent) == ONLY_CREATOR
     assert await snapshot(bed, group, players) == before
 
-    table = await bed.table_message(group)
+    table = await table_now(bed, group)
     stale = data_of(table, "My cards")
     sent = await ana.send(group, "/endgame")
     assert await replies(bed, sent) == []
@@ -799,8 +838,8 @@ async def test_endgame_mid_hand_refunds_the_hand_and_only_the_creator_or_admin_m
 async def test_a_chat_admin_who_does_not_play_may_end_the_table(bed: Bed) -> None:
     ana, boris, olga = bed.players("Ana", "Boris", "Olga")
     group = bed.group(olga, ana, boris, admins=(olga,))
-    await bed.open_table(group, ana, boris)
-    assert await bed.press(ana, group, "Start") is None
+    await open_table(bed, group, ana, boris)
+    assert await tap(bed, ana, group, "Start") is None
     await past_blind(bed, group, [ana, boris])
     sent = await olga.send(group, "/endgame")
     assert await replies(bed, sent) == []
@@ -819,11 +858,11 @@ async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
     # Hand 1: Dan joins while it runs; he is dealt from the next hand.
     actor = await past_blind(bed, group, players)
     await dan.start_bot()
-    await bed.idle()
+    await settle(bed)
     sent = await dan.send(group, "/join")
     assert await replies(bed, sent) == []
     assert hand_of(bed, group).hand.seat_of(dan.id) is None  # type: ignore[union-attr]
-    assert await bed.press(actor, group, "Bet 10") is None
+    assert await tap(bed, actor, group, "Bet 10") is None
     await play_out(bed, group, players)
     assert await chips(bed, *everyone) == total
 
@@ -854,3 +893,19 @@ async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
     assert bed.games.at(group.id, None) is None
     assert await chips(bed, *everyone) == total
     assert sum([await bed.store.users.balance(p.id) for p in everyone]) == total
+
+
+@pytest.mark.xfail(strict=True, reason="a command queued behind /endgame meets a closed table in"
+                                       " the store and is never answered")
+async def test_commands_racing_endgame_are_answered(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    ana, boris = players
+    await past_blind(bed, group, players)
+    first = await ana.send(group, "/endgame")
+    again = await ana.send(group, "/endgame")
+    leave = await boris.send(group, "/leave")
+    assert await replies(bed, first) == []
+    assert bed.games.at(group.id, None) is None
+    assert await chips(bed, *players) == 2 * START
+    assert await replies(bed, again) == [NO_TABLE]
+    assert await replies(bed, leave) == [NO_TABLE]
