@@ -20,7 +20,7 @@ from bot.games import Live
 from bot.sandbox import Fault, MessageRecord, Player
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord
-from engine import Phase, format_hand
+from engine import Hand, Phase, format_hand
 from tests.e2e.bed import Bed
 
 EXPIRED = "This button has expired."
@@ -109,6 +109,13 @@ def hand_of(bed: Bed, group: ChatRecord) -> Live:
     live = bed.live(group)
     assert live.hand is not None
     return live
+
+
+def the_hand(bed: Bed, group: ChatRecord) -> Hand:
+    """The hand in play at the group's table."""
+    hand = bed.live(group).hand
+    assert hand is not None
+    return hand
 
 
 def to_act(bed: Bed, group: ChatRecord, players: list[Player]) -> Player:
@@ -321,7 +328,7 @@ async def test_a_double_tap_acts_once(bed: Bed) -> None:
     answers = [await t.answer() for t in taps]
     await settle(bed)
     assert sorted((a.text or "", a.show_alert) for a in answers) == [("", False), (EXPIRED, True)]
-    assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 1
 
 
 async def test_buttons_of_an_earlier_hand_are_expired(bed: Bed) -> None:
@@ -352,7 +359,7 @@ async def test_buttons_of_an_earlier_hand_are_expired(bed: Bed) -> None:
     assert await snapshot(bed, group, players) == before
     # The new hand's own buttons work.
     assert await tap(bed, second, group, "No blind") is None
-    assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 1
 
 
 async def test_forged_callback_data_is_answered_and_changes_nothing(bed: Bed) -> None:
@@ -431,7 +438,7 @@ async def test_forged_callback_data_is_answered_and_changes_nothing(bed: Bed) ->
     assert group_writes(bed.tg, group) == writes
     # After all that, the real buttons still work.
     assert await tap(bed, actor, group, f"Bet {low}") is None
-    assert len(hand_of(bed, group).hand.actions) == s + 1  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == s + 1
 
 
 async def test_a_button_naming_another_chats_table_is_refused(bed: Bed) -> None:
@@ -541,7 +548,7 @@ async def test_bet_out_of_turn_or_out_of_range_changes_nothing(bed: Bed) -> None
 
     actor = await past_blind(bed, group, players)
     other = others(players, actor)[0]
-    legal = hand_of(bed, group).hand.legal()  # type: ignore[union-attr]
+    legal = the_hand(bed, group).legal()
     assert legal is not None and legal.raise_to is not None
     low, high = legal.raise_to
     before = await snapshot(bed, group, players)
@@ -603,7 +610,7 @@ async def test_cards_reach_a_player_whose_dm_fails_through_my_cards(bed: Bed) ->
     # The bot no longer counts on Boris's private chat; the hand goes on.
     assert not (await bed.store.users.get(boris.id)).private_chat
     assert await tap(bed, actor, group, "Bet 10") is None
-    assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 2
 
 
 async def test_a_player_who_blocks_the_bot_still_plays(bed: Bed) -> None:
@@ -626,7 +633,7 @@ async def test_a_player_who_blocks_the_bot_still_plays(bed: Bed) -> None:
     assert to_act(bed, group, players) is carol
     table = await table_now(bed, group)
     assert shows_turn(table, carol)
-    actions = len(hand_of(bed, group).hand.actions)  # type: ignore[union-attr]
+    actions = len(the_hand(bed, group).actions)
     assert await tap(bed, carol, group, bed.button(table, "Call")) is None
     live = bed.live(group)
     assert live.hand is None or len(live.hand.actions) == actions + 1
@@ -643,7 +650,7 @@ async def test_a_flood_wait_on_the_table_edit_delays_the_table_but_never_stops_i
     bed.tg.faults.fail_next("editMessageText", Fault.retry_after(0.2), times=4, chat_id=group.id)
     answer = await (await first.press(table, "No blind")).answer(timeout=5)
     assert answer.text is None
-    assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 1
     actor = to_act(bed, group, players)
     await until(lambda: shows_turn(table, actor))
     assert len(bed.tg.faults.fired) == 4
@@ -670,7 +677,7 @@ async def test_a_lost_table_message_is_sent_again(bed: Bed) -> None:
     assert shows_turn(table, actor)
     assert await ask(actor, old, stale) == (EXPIRED, True)
     assert await tap(bed, actor, group, "Bet 10") is None
-    assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 2
 
 
 @pytest.mark.xfail(strict=True, reason="an unexpected 400 on the table edit is only logged: the"
@@ -682,7 +689,7 @@ async def test_an_unexpected_bad_request_on_the_edit_does_not_strand_the_table(b
                             chat_id=group.id)
     assert await tap(bed, first, group, "No blind") is None
     actor = to_act(bed, group, players)
-    assert len(hand_of(bed, group).hand.actions) == 1  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 1
     # The one to act must get his buttons in good time (the bot retries within 2 s).
     await until(lambda: shows_turn(current(bed, group), actor), within=2.6)
 
@@ -697,7 +704,7 @@ async def test_a_dropped_connection_on_the_edit_is_retried(bed: Bed) -> None:
     assert not shows_turn(table, actor)  # not yet
     await until(lambda: shows_turn(table, actor))
     assert await tap(bed, actor, group, "Bet 10") is None
-    assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 2
 
 
 async def test_a_dropped_connection_when_opening_a_table_is_retried(bed: Bed) -> None:
@@ -742,7 +749,7 @@ async def test_a_timed_out_edit_that_landed_is_not_a_problem(
     assert await tap(bed, actor, group, "Bet 10") is None
     other = to_act(bed, group, players)
     assert shows_turn(await table_now(bed, group), other)
-    assert len(hand_of(bed, group).hand.actions) == 2  # type: ignore[union-attr]
+    assert len(the_hand(bed, group).actions) == 2
 
 
 # --------------------------------------------------------------------- restarts and refunds
@@ -819,7 +826,7 @@ async def test_endgame_mid_hand_refunds_the_hand_and_only_the_creator_or_admin_m
     await ring(bed, group)  # hand 2
     actor = await past_blind(bed, group, players)
     assert await tap(bed, actor, group, "Bet 20") is None
-    assert hand_of(bed, group).hand.pot == 40  # type: ignore[union-attr]
+    assert the_hand(bed, group).pot == 40
 
     before = await snapshot(bed, group, players)
     sent = await boris.send(group, "/endgame")
@@ -867,7 +874,7 @@ async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
     await settle(bed)
     sent = await dan.send(group, "/join")
     assert await replies(bed, sent) == []
-    assert hand_of(bed, group).hand.seat_of(dan.id) is None  # type: ignore[union-attr]
+    assert the_hand(bed, group).seat_of(dan.id) is None
     assert await tap(bed, actor, group, "Bet 10") is None
     await play_out(bed, group, players)
     assert await chips(bed, *everyone) == total
