@@ -49,14 +49,17 @@ def table_defaults(settings: Settings) -> TableSettings:
 
 
 def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
-    """PTB's limiter set to stay within Telegram's flood limits; it retries a 429 three times.
+    """PTB's limiter set to stay within Telegram's flood limits.
+
+    It does not retry a 429 itself: waiting inside a call would hold the table's lock and
+    pause every other request; the outbox schedules the same edit again instead.
 
     `time_scale` > 1 runs the same limits on a faster clock (tests compress time).
     """
     return AIORateLimiter(
         overall_max_rate=OVERALL_BURST, overall_time_period=OVERALL_PERIOD / time_scale,
         group_max_rate=GROUP_BURST, group_time_period=GROUP_PERIOD / time_scale,
-        max_retries=3,
+        max_retries=0,
     )
 
 

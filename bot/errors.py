@@ -77,6 +77,10 @@ class AlreadyStarted(BotError):
     msgid = N_("The game has already started.")
 
 
+class NoHand(BotError):
+    msgid = N_("No hand is being played right now.")
+
+
 class BadNumber(BotError):
     msgid = N_("Give a whole number of chips, e.g. /bet 50.")
 

@@ -227,6 +227,7 @@ class Games:
     async def leave(self, live: Live, who: Player) -> None:
         """Stand up: now between hands, or fold now and go when the hand ends."""
         async with live.lock:
+            self._check_live(live)
             if live.table.seat(who.id) is None:
                 raise errors.NotAtTable()
             hand = live.hand
@@ -256,6 +257,7 @@ class Games:
     async def come_back(self, live: Live, who: Player) -> None:
         """ "I'm back": a player sitting out is dealt in again from the next hand."""
         async with live.lock:
+            self._check_live(live)
             seat = live.table.seat(who.id)
             if seat is None:
                 raise errors.NotAtTable()
@@ -268,6 +270,7 @@ class Games:
     async def end(self, live: Live, who: Player, *, is_admin: bool) -> None:
         """/endgame: refund a hand in progress and close the table."""
         async with live.lock:
+            self._check_live(live)
             if who.id != live.creator and not is_admin:
                 raise errors.OnlyCreatorOrAdmin()
             await self._close(live, N_("The table was closed; every chip went back."))

@@ -252,6 +252,8 @@ async def on_table_command(update: Update, context: Context) -> None:
             await games.end(live, who, is_admin=admin)
         elif command == "bet":
             amount = _amount(context.args)
+            if live.hand is None:
+                raise errors.NoHand()
             await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id,
                               seq=None)
 
@@ -259,7 +261,9 @@ async def on_table_command(update: Update, context: Context) -> None:
 
 
 def _amount(args: list[str] | None) -> int:
-    if not args or len(args) != 1 or not args[0].isdigit() or len(args[0]) > 15:
+    if not args or len(args) != 1 or len(args[0]) > 15 or not (
+        args[0].isascii() and args[0].isdigit()
+    ):
         raise errors.BadNumber()
     value = int(args[0])
     if value <= 0:

@@ -61,6 +61,7 @@ class TelegramOutbox:
         self.on_timer: TimerCallback | None = None
         self._jobs: dict[int, Job[Any]] = {}
         self._retries: dict[int, Job[Any]] = {}
+        self._failures: dict[int, int] = {}
 
     # ----------------------------------------------------------------- the table message
 
@@ -79,12 +80,27 @@ class TelegramOutbox:
                 live.message_id = None
                 await self._try_again(live, 0)
             else:
-                log.warning("table %s: Telegram refused the table message: %s", live.id, err)
+                await self._refused(live, err)
         except Forbidden as err:
             log.warning("table %s: cannot write to chat %s: %s", live.id, live.chat_id, err)
         except (RetryAfter, NetworkError) as err:
             log.info("table %s: table message delayed (%s)", live.id, err)
             await self._try_again(live, _retry_delay(err))
+        else:
+            self._failures.pop(live.id, None)
+
+    async def _refused(self, live: Live, err: BadRequest) -> None:
+        """An unexpected 400: try the edit once more, then post a fresh table message,
+        rather than leave the players with the buttons of a turn that is over."""
+        failures = self._failures.get(live.id, 0) + 1
+        self._failures[live.id] = failures
+        log.warning("table %s: Telegram refused the table message (%d): %s",
+                    live.id, failures, err)
+        if failures == 1:
+            await self._try_again(live, RETRY_SECONDS)
+        elif failures == 2:
+            live.message_id = None
+            await self._try_again(live, 0)
 
     async def _put(self, live: Live, screen: Screen) -> None:
         bot = self.app.bot
