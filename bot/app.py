@@ -112,9 +112,12 @@ async def start_services(
     app.bot_data["outbox"] = outbox
     for line in await games.resume_all():
         log.info("restart: %s", line)
-    tr = translations.get(None)
     try:
-        await app.bot.set_my_commands([BotCommand(c, tr.gettext(d)) for c, d in COMMANDS])
+        for language in translations.languages:
+            tr = translations.get(language)
+            commands = [BotCommand(c, tr.gettext(d)) for c, d in COMMANDS]
+            code = None if language == translations.get(None).language else language
+            await app.bot.set_my_commands(commands, language_code=code)
     except Exception as err:  # a missing command list must not keep the tables down
         log.warning("could not register the command list: %s", err)
     log.info("ready: %d live tables", len(games.tables))

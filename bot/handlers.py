@@ -35,7 +35,7 @@ from bot.i18n import Translations, Translator
 from bot.render import cards_popup, rules_lines
 from bot.store import Store
 from bot.table_settings import SETTING_NAMES, BadSetting
-from bot.texts import help_text, rules_text
+from bot.texts import help_text, movement_text, rules_text
 from engine import Act, Action, GameError
 
 log = logging.getLogger(__name__)
@@ -325,7 +325,7 @@ async def on_balance(update: Update, context: Context) -> None:
     history = await services.store.users.history(who.id, limit=10)
     if history:
         lines += ["", tr.gettext("Recent movements:")]
-        lines += [f"{m.delta:+d} {m.kind}" for m in history]
+        lines += [f"{m.delta:+d} {movement_text(tr, m.kind)}" for m in history]
     await _reply(message, "\n".join(lines))
 
 

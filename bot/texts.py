@@ -61,3 +61,26 @@ def rules_text(tr: Translator, settings: TableSettings) -> str:
         *rules_lines(tr, settings),
     ]
     return "\n".join(parts)
+
+
+MOVEMENTS: dict[str, str] = {
+    "grant": N_("starting chips"),
+    "bonus": N_("daily bonus"),
+    "operator_grant": N_("chips from the operator"),
+    "buy_in": N_("sat down at a table"),
+    "top_up": N_("topped up"),
+    "cash_out": N_("left a table"),
+    "ante": N_("ante"),
+    "blind": N_("blind"),
+    "bet": N_("bet"),
+    "svara_join": N_("joined a svara"),
+    "win": N_("won"),
+    "return": N_("uncalled chips back"),
+    "refund": N_("refund"),
+}
+"""Words for the ledger's movement kinds, as /balance lists them."""
+
+
+def movement_text(tr: Translator, kind: str) -> str:
+    msgid = MOVEMENTS.get(kind)
+    return tr.gettext(msgid) if msgid else kind
