@@ -57,6 +57,8 @@ TOKEN_MALFORMED = "The {var} that is set does not look like a bot token."
 def main(argv: list[str] | None = None) -> int:
     """Run the command in ``argv`` (default: the process arguments); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    # Take PTB's coming behaviour now (durations as timedelta; the bot reads both).
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
     if args and args[0] in STORE_COMMANDS:
         return _run_store_command(args)
 
