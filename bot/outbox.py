@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,7 +18,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, Job
-from telegram.warnings import PTBDeprecationWarning
 
 from bot.games import Live, Wait
 from bot.i18n import Translations
@@ -46,10 +44,7 @@ def markup(screen: Screen) -> InlineKeyboardMarkup | None:
 
 def _retry_delay(err: Exception) -> float:
     if isinstance(err, RetryAfter):
-        with warnings.catch_warnings():
-            # PTB 22 announces a change of type (seconds to timedelta); both are handled.
-            warnings.simplefilter("ignore", PTBDeprecationWarning)
-            after = err.retry_after
+        after = err.retry_after  # seconds, or a timedelta with PTB_TIMEDELTA
         seconds = after.total_seconds() if hasattr(after, "total_seconds") else float(after)
         return seconds + 0.1
     return RETRY_SECONDS
