@@ -77,6 +77,14 @@ class AlreadyStarted(BotError):
     msgid = N_("The game has already started.")
 
 
+class WaitForHand(BotError):
+    msgid = N_("Wait for the hand to end.")
+
+
+class BadTopUp(BotError):
+    msgid = N_("You can add up to {room} chips now (your balance is {balance}).")
+
+
 class NoHand(BotError):
     msgid = N_("No hand is being played right now.")
 

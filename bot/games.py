@@ -242,6 +242,25 @@ class Games:
             live.table.stand(who.id)
             await self._publish(live)
 
+    async def top_up(self, live: Live, who: Player, amount: int | None) -> int:
+        """Between his hands a player brings more chips: `amount`, or up to the maximum."""
+        balance = await self.player(who)
+        async with live.lock:
+            self._check_live(live)
+            seat = live.table.seat(who.id)
+            if seat is None:
+                raise errors.NotAtTable()
+            if live.table.in_hand and who.id in live.table.dealt:
+                raise errors.WaitForHand()
+            room = live.settings.max_buy_in - seat.stack
+            wanted = min(room, balance) if amount is None else amount
+            if not 1 <= wanted <= min(room, balance):
+                raise errors.BadTopUp(room=max(room, 0), balance=balance)
+            await self.store.tables.top_up(live.id, who.id, wanted)
+            live.table.top_up(who.id, wanted, live.settings.max_buy_in)
+            await self._publish(live)
+            return seat.stack
+
     async def start(self, live: Live, who: Player, *, is_admin: bool) -> None:
         """The creator or an admin deals the first hand."""
         async with live.lock:

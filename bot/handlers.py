@@ -234,7 +234,7 @@ async def on_newgame(update: Update, context: Context) -> None:
 
 
 async def on_table_command(update: Update, context: Context) -> None:
-    """/join, /leave, /back, /endgame and /bet N on the table of this chat (topic)."""
+    """/join, /leave, /back, /endgame, /topup [N] and /bet N on this chat's (topic's) table."""
     message, who, tr = await _group_command(update, context)
     games = context.services.games
     command = (message.text or "").split()[0].split("@")[0].lstrip("/").lower()
@@ -250,6 +250,9 @@ async def on_table_command(update: Update, context: Context) -> None:
         elif command == "endgame":
             admin = who.id == live.creator or await _is_admin(context, live.chat_id, who.id)
             await games.end(live, who, is_admin=admin)
+        elif command == "topup":
+            stack = await games.top_up(live, who, _amount(context.args) if context.args else None)
+            await _reply(message, tr.format("Your stack is now {stack}.", stack=stack))
         elif command == "bet":
             amount = _amount(context.args)
             if live.hand is None:
@@ -376,7 +379,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Every handler of the bot, in one place."""
     app.add_handler(CommandHandler("start", on_start))
     app.add_handler(CommandHandler("newgame", on_newgame))
-    app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet"],
+    app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet", "topup"],
                                    on_table_command))
     app.add_handler(CommandHandler("help", on_help))
     app.add_handler(CommandHandler("rules", on_rules))

@@ -12,6 +12,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("leave", N_("Leave the table (folds a hand in play)")),
     ("bet", N_("Bet or raise to a custom amount: /bet 50")),
     ("back", N_("Come back after sitting out")),
+    ("topup", N_("Bring more chips between hands: /topup or /topup 200")),
     ("endgame", N_("Close the table and refund the hand (creator or admin)")),
     ("balance", N_("Your chips")),
     ("settings", N_("Table settings of this chat (admins change them)")),

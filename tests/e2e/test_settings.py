@@ -37,3 +37,20 @@ async def test_a_change_during_a_hand_applies_from_the_next_deal(bed: Bed) -> No
     await bed.idle()
     assert live.settings.ante == 10 and live.next_settings is not None
     assert live.hand is not None and live.hand.rules.ante == 10
+
+
+async def test_a_player_tops_up_between_hands_only(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris, admins=(ana,))
+    await bed.store.chats.set_settings(group.id, {"max_buy_in_antes": 50})
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    assert [s.stack for s in live.table.seats] == [500, 500]
+    await ana.send(group, "/topup")
+    await bed.idle()
+    assert "You can add up to 0 chips" in (group.last_bot_message.text or "")
+    await bed.press(ana, group, "Start")
+    await boris.send(group, "/topup 10")
+    await bed.idle()
+    assert "Wait for the hand to end." in (group.last_bot_message.text or "")
+    assert await bed.store.users.balance(boris.id) == 500
