@@ -61,6 +61,7 @@ WAIT = 60.0
 """How long a player waits for the bot before the table is reported stuck."""
 
 HTTP_POOL = 32
+RAMP_PER_TABLE, RAMP_MAX = 0.1, 30.0
 """Connections of the bot's HTTP client: what ApplicationBuilder gives by default."""
 
 TARGET_P99_MS, TARGET_P99_TABLES = 50.0, 100
@@ -271,8 +272,10 @@ class TablePlay:
     """One group: its players open a table and play `hands` hands as fast as the bot goes."""
 
     def __init__(self, tg: Sandbox, watch: Watch, tally: Tally, number: int, seats: int,
-                 hands: int, rng: random.Random, think: float = 0.0) -> None:
+                 hands: int, rng: random.Random, think: float = 0.0,
+                 delay: float = 0.0) -> None:
         self.tg = tg
+        self.delay = delay
         self.watch = watch
         self.tally = tally
         self.hands = hands
@@ -289,6 +292,7 @@ class TablePlay:
         self.asked = 0.0
 
     async def run(self) -> None:
+        await asyncio.sleep(self.delay)
         try:
             await self._play()
         except Stuck as err:
@@ -440,8 +444,12 @@ async def run_tables(count: int, hands: int, seed: int, workdir: Path,
             assert app.post_init is not None and app.post_shutdown is not None
             await app.post_init(app)
             try:
+                # At human pace groups open their tables over a while, not all in one
+                # instant: RAMP_PER_TABLE apart, at most RAMP_MAX in all.
+                ramp = min(RAMP_MAX, RAMP_PER_TABLE * count) if think > 0 else 0.0
                 tables = [TablePlay(tg, watch, tally, n, rng.randint(2, 4), hands,
-                                    random.Random(rng.random()), think)
+                                    random.Random(rng.random()), think,
+                                    delay=ramp * (n - 1) / count)
                           for n in range(1, count + 1)]
                 if profiler is not None:
                     profiler.enable()
@@ -619,7 +627,8 @@ def preamble(counts: Sequence[int], hands: int, hands_big: int, think: float) ->
     plan = ", ".join(f"{n} x {hands_big if n >= BIG else hands}" for n in counts)
     pace = ("press as soon as the bot answers (a closed loop: one press in flight per "
             "table, so latency ~ tables / throughput)" if think <= 0 else
-            f"think {think * 1000:.0f} ms on average (exponential) before each press")
+            f"think {think * 1000:.0f} ms on average (exponential) before each press; tables "
+            f"open {RAMP_PER_TABLE * 1000:.0f} ms apart (over {RAMP_MAX:.0f} s at most)")
     return [
         "svara-bot load benchmark: the real Application (bot.app.build_application) against "
         "the local stand-in,",

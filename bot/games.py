@@ -18,7 +18,14 @@ from typing import Protocol
 
 from bot import errors
 from bot.i18n import N_
-from bot.render import Outcome, SeatView, TableView, outcome_of
+from bot.render import (
+    Outcome,
+    PrivateHand,
+    SeatView,
+    TableView,
+    outcome_of,
+    private_hands,
+)
 from bot.store import Store
 from bot.store.errors import StoreError
 from bot.store.errors import TableExists as StoreTableExists
@@ -98,8 +105,8 @@ class Outbox(Protocol):
     async def show(self, live: Live) -> None:
         """Send or edit the table message so that it shows `live` now."""
 
-    async def send_cards(self, live: Live, hand: Hand, seats: tuple[int, ...]) -> None:
-        """Send each of `seats` his cards privately."""
+    def send_cards(self, live: Live, hands: list[PrivateHand]) -> None:
+        """Send each player his cards privately (without holding up the table)."""
 
     def arm(self, live: Live, wait: Wait | None) -> None:
         """Replace the table's timer: call `Games.on_timer(live.id, wait)` when it rings."""
@@ -396,7 +403,7 @@ class Games:
             await self._finish(live, hand)
         await self._publish(live)
         for event in dealt:
-            await self.outbox.send_cards(live, hand, event.seats)
+            self.outbox.send_cards(live, private_hands(hand, event.seats, live.hand_no))
 
     async def _finish(self, live: Live, hand: Hand) -> None:
         if live.hand_id and (await self.store.hands.get(live.hand_id)).status == "open":

@@ -21,9 +21,8 @@ from telegram.ext import Application, Job
 
 from bot.games import Live, Wait
 from bot.i18n import Translations
-from bot.render import Screen, render_cards, render_table
+from bot.render import PrivateHand, Screen, render_cards, render_table
 from bot.store import Store
-from engine import Hand
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +61,7 @@ class TelegramOutbox:
         self._jobs: dict[int, Job[Any]] = {}
         self._retries: dict[int, Job[Any]] = {}
         self._failures: dict[int, int] = {}
+        self._sending: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------- the table message
 
@@ -139,15 +139,21 @@ class TelegramOutbox:
 
     # ----------------------------------------------------------------- private messages
 
-    async def send_cards(self, live: Live, hand: Hand, seats: tuple[int, ...]) -> None:
-        await asyncio.gather(*(self._send_cards(live, hand, seat) for seat in seats))
+    def send_cards(self, live: Live, hands: list[PrivateHand]) -> None:
+        """Send the cards in the background: the table's lock is not held for DMs."""
+        task = asyncio.get_running_loop().create_task(self._send_all(live, hands))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
-    async def _send_cards(self, live: Live, hand: Hand, seat: int) -> None:
-        player = hand.seats[seat].player
+    async def _send_all(self, live: Live, hands: list[PrivateHand]) -> None:
+        await asyncio.gather(*(self._send_cards(live, private) for private in hands))
+
+    async def _send_cards(self, live: Live, private: PrivateHand) -> None:
+        player = private.player
         try:
             user = await self.store.users.get(player)
             tr = self.translations.get(user.language)
-            await self.app.bot.send_message(player, render_cards(tr, hand, seat, live.hand_no),
+            await self.app.bot.send_message(player, render_cards(tr, private),
                                             parse_mode=ParseMode.HTML)
         except Forbidden:
             # Blocked or never started: "My cards" still shows his hand in the group.

@@ -307,14 +307,29 @@ def outcome_of(hand: Hand, since: int = 0, *, decks: bool = True) -> Outcome:
     return Outcome(shown, won, revealed)
 
 
-def render_cards(tr: Translator, hand: Hand, seat: int, hand_no: int) -> str:
+@dataclass(frozen=True, slots=True)
+class PrivateHand:
+    """What one player is sent privately at a deal (taken when dealt, sent a moment later)."""
+
+    player: int
+    hand_no: int
+    cards: tuple[Card, ...]
+    points: int
+    commitment: str
+
+
+def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[PrivateHand]:
+    return [PrivateHand(hand.seats[s].player, hand_no, hand.cards(s), hand.points(s) or 0,
+                        hand.commitment) for s in seats]
+
+
+def render_cards(tr: Translator, private: PrivateHand) -> str:
     """The private message with a player's cards, his points and the deck commitment."""
-    cards = hand.cards(seat)
-    points = hand.points(seat)
     return "\n".join([
-        tr.format("🃏 Hand {n}: <b>{cards}</b>", n=hand_no, cards=cards_text(cards)),
-        tr.format("Points: <b>{points}</b>", points=points),
-        tr.format("Deck commitment: <code>{hash}</code>", hash=hand.commitment),
+        tr.format("🃏 Hand {n}: <b>{cards}</b>", n=private.hand_no,
+                  cards=cards_text(private.cards)),
+        tr.format("Points: <b>{points}</b>", points=private.points),
+        tr.format("Deck commitment: <code>{hash}</code>", hash=private.commitment),
     ])
 
 

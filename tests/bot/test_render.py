@@ -7,7 +7,14 @@ import random
 
 from bot.callback_data import Press
 from bot.i18n import Translations
-from bot.render import SeatView, TableView, outcome_of, render_cards, render_table
+from bot.render import (
+    SeatView,
+    TableView,
+    outcome_of,
+    private_hands,
+    render_cards,
+    render_table,
+)
 from bot.table_settings import TableSettings
 from engine import Act, Action, Hand, Rules, SeatIn
 from engine.simulate import random_action
@@ -81,6 +88,6 @@ def test_the_group_never_sees_cards_before_the_showdown_but_the_player_does() ->
     for seat in range(2):
         for card in hand.cards(seat):
             assert str(card) not in text
-    private = render_cards(TR, hand, 0, 1)
+    private = render_cards(TR, private_hands(hand, (0,), 1)[0])
     assert all(str(c) in private for c in hand.cards(0))
     assert hand.commitment in private
