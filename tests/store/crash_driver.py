@@ -27,6 +27,10 @@ def say(line: str) -> None:
 
 async def finish(store: Store, hand_id: int, hand: Hand, rng: random.Random) -> None:
     """Play a hand to its end, persisting every step."""
+    if hand.is_over:
+        # Over at the deal (everyone all-in on the ante): nothing to play, only to settle.
+        await store.hands.settle(hand_id, hand)
+        return
     while not hand.is_over:
         action = random_action(hand, rng)
         events = hand.apply(action)
