@@ -37,6 +37,9 @@ from engine.table import Table, TableSeat
 
 log = logging.getLogger(__name__)
 
+LOBBY_IDLE = 30 * 60.0
+"""Seconds a lobby waits for Start before it closes by itself."""
+
 TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
 
@@ -55,7 +58,7 @@ class Wait:
     """The table's one timer: what it will do, for which hand and turn."""
 
     kind: str
-    """blind, turn, svara, next (the next deal) or autostart."""
+    """blind, turn, svara, next (the next deal), autostart or idle (a lobby nobody starts)."""
     hand_id: int
     seq: int
     seconds: float
@@ -90,7 +93,7 @@ class Live:
     def view(self) -> TableView:
         seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out)
                       for s in self.table.seats)
-        wait = None if self.wait is None or self.wait.kind == "autostart" else self.wait
+        wait = None if self.wait is None or self.wait.kind in ("autostart", "idle") else self.wait
         return TableView(
             table_id=self.id, status=self.status, settings=self.settings, seats=seats,
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
@@ -346,6 +349,10 @@ class Games:
             elif wait.kind == "autostart":
                 if live.status == "lobby" and live.table.can_deal():
                     await self._deal(live)
+            elif wait.kind == "idle":
+                if live.status == "lobby":
+                    await self._close(live, N_("Nobody started the game: the table is closed "
+                                               "and every buy-in went back."))
             elif live.hand is not None and not live.hand.is_over:
                 if wait.kind == "svara":
                     await self._apply(live, Action(Act.CLOSE_SVARA))
@@ -444,7 +451,8 @@ class Games:
             if s.autostart and live.table.can_deal():
                 keep = live.wait if live.wait and live.wait.kind == "autostart" else None
                 return keep or Wait("autostart", 0, 0, s.autostart)
-            return None
+            # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
+            return Wait("idle", 0, len(live.table.seats), LOBBY_IDLE)
         if hand is None:
             return Wait("next", live.hand_id, 0, s.next_hand_delay)
         seq = len(hand.actions)

@@ -54,3 +54,18 @@ async def test_a_player_tops_up_between_hands_only(bed: Bed) -> None:
     await bed.idle()
     assert "Wait for the hand to end." in (group.last_bot_message.text or "")
     assert await bed.store.users.balance(boris.id) == 500
+
+
+async def test_a_lobby_nobody_starts_closes_by_itself_and_refunds(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    assert live.wait is not None and live.wait.kind == "idle"
+    await bed.games.on_timer(live.id, live.wait)
+    await bed.idle()
+    table = bed.tg.world.find_message(group, live.message_id or 0)
+    assert table is not None and "Nobody started the game" in (table.text or "")
+    assert table.buttons == []
+    assert [await bed.store.users.balance(p.id) for p in (ana, boris)] == [1000, 1000]
+    assert bed.games.at(group.id, None) is None
