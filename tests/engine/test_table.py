@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, Action, Rules
+from engine import Act, Action, Hand, Rules
 from engine.table import AlreadySeated, BadBuyIn, HandRunning, Table, TableFull
 
 
@@ -15,13 +15,19 @@ def table_of(*stacks: int, rules: Rules | None = None) -> Table:
     return table
 
 
-def fold_round(table: Table, seed: bytes) -> int:
-    """Deal a hand where everybody folds to the dealer; returns the dealer's seat."""
-    hand = table.deal(seed)
+def play_out(hand: Hand, *, call: bool) -> None:
+    """Finish a hand: everyone calls what he can (or folds, with call=False)."""
     while not hand.is_over:
         legal = hand.legal()
         assert legal is not None
-        hand.apply(Action(Act.FOLD, legal.seat))
+        act = Act.CALL if call and legal.call else Act.FOLD
+        hand.apply(Action(act, legal.seat))
+
+
+def fold_round(table: Table, seed: bytes) -> int:
+    """Deal a hand where everybody folds to the dealer; returns the dealer's seat."""
+    hand = table.deal(seed)
+    play_out(hand, call=False)
     table.settle(hand)
     return hand.dealer
 
@@ -37,10 +43,7 @@ def test_the_deal_passes_clockwise() -> None:
     hand = table.deal(b"seed")
     first = hand.dealer
     hand.apply(Action(Act.RAISE, hand.to_act, 10))
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        hand.apply(Action(Act.CALL if legal.call else Act.FOLD, legal.seat))
+    play_out(hand, call=True)
     table.settle(hand)
     assert table.deal(b"next").dealer == (first + 1) % 3
 
@@ -52,10 +55,7 @@ def test_two_timeouts_in_a_row_sit_a_player_out() -> None:
     assert timed_out is not None
     hand.apply(Action(Act.TIMEOUT, timed_out))  # no blind
     hand.apply(Action(Act.TIMEOUT, timed_out))  # folds
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        hand.apply(Action(Act.FOLD, legal.seat))
+    play_out(hand, call=False)
     table.settle(hand)
     assert table.seats[timed_out].sitting_out
     nxt = table.deal(b"y")
@@ -71,10 +71,7 @@ def test_a_leaver_is_removed_after_the_hand_with_his_stack() -> None:
     hand.apply(Action(Act.LEAVE, leaver))
     with pytest.raises(HandRunning):
         table.stand(100)
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        hand.apply(Action(Act.FOLD, legal.seat))
+    play_out(hand, call=False)
     gone = table.settle(hand)
     assert gone == [(100 + leaver, 990)]
     assert len(table.seats) == 2
@@ -108,10 +105,7 @@ def test_resume_passes_the_deal_on_from_the_last_hand() -> None:
     table = table_of(1000, 1000, 1000)
     hand = table.deal(b"r")
     hand.apply(Action(Act.RAISE, hand.to_act, 10))
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        hand.apply(Action(Act.CALL if legal.call else Act.FOLD, legal.seat))
+    play_out(hand, call=True)
     table.settle(hand)
     expected = table.next_dealer(b"n")
     again = Table.resume(table.rules, table.seats, hand.start_json(), keep_deal=False)
