@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,6 +100,8 @@ class Live:
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
             wait_seconds=None if wait is None else round(wait.seconds),
             outcome=self.outcome, note=self.note,
+            autostart_seconds=math.ceil(self.wait.seconds)
+            if self.wait is not None and self.wait.kind == "autostart" else None,
         )
 
 

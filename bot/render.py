@@ -56,6 +56,8 @@ class TableView:
     outcome: Outcome | None = None
     note: str | None = None
     """A message id (marked with N_) shown under the table: why it closed, a refund."""
+    autostart_seconds: int | None = None
+    """The lobby deals by itself this long after it filled (the autostart setting)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,9 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
     if not view.seats:
         lines.append(tr.gettext("nobody yet"))
     lines += ["", tr.gettext("Press Join to sit down; the creator or an admin presses Start.")]
+    if view.autostart_seconds:
+        lines.append(tr.format("The game starts by itself in {time}.",
+                               time=tr.seconds(view.autostart_seconds)))
     if view.note:
         lines.append(tr.gettext(view.note))
     row = (

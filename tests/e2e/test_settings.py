@@ -69,3 +69,15 @@ async def test_a_lobby_nobody_starts_closes_by_itself_and_refunds(bed: Bed) -> N
     assert table.buttons == []
     assert [await bed.store.users.balance(p.id) for p in (ana, boris)] == [1000, 1000]
     assert bed.games.at(group.id, None) is None
+
+
+async def test_the_lobby_starts_by_itself_when_autostart_is_set(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris, admins=(ana,))
+    await ana.send(group, "/settings autostart 0.5")
+    await bed.idle()
+    table = await bed.open_table(group, ana, boris)
+    assert "starts by itself in" in (table.text or "")
+    # The timer deals, and its edit may wait for the group's rate limit.
+    await bed.tg.world.wait_for(lambda: "blind or not?" in (table.text or ""), timeout=5)
+    assert bed.live(group).hand is not None
