@@ -30,7 +30,6 @@ from bot.render import (
 from bot.store import Store
 from bot.store.errors import StoreError
 from bot.store.errors import TableExists as StoreTableExists
-from bot.store.models import HandRow
 from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase, new_seed
 from engine.events import Dealt, Event, RoundStarted
@@ -385,6 +384,9 @@ class Games:
         live.hand_no += 1
         live.status = "playing"
         live.outcome = live.note = None
+        if hand.is_over:
+            # Over at the deal (everyone all-in on the ante): nothing to play, only to settle.
+            await self.store.hands.settle(hand_id, hand)
         await self._after(live, hand.events)
 
     async def _apply(self, live: Live, action: Action) -> None:
@@ -416,8 +418,7 @@ class Games:
             self.outbox.send_cards(live, private_hands(hand, event.seats, live.hand_no))
 
     async def _finish(self, live: Live, hand: Hand) -> None:
-        if live.hand_id and (await self.store.hands.get(live.hand_id)).status == "open":
-            await self.store.hands.settle(live.hand_id, hand)
+        """The hand is settled in the store: take its stacks back to the table."""
         last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
         live.outcome = outcome_of(hand, since=last_round)
         before = {s.player: s.sitting_out for s in live.table.seats}
@@ -471,7 +472,7 @@ class Games:
     async def reload(self, live: Live) -> None:
         """Rebuild a table's seats from the database (after a refund or a failed write)."""
         seats = await self.store.tables.seats(live.id)
-        last = await self._last_hand(live.id)
+        last = await self.store.hands.last(live.id)
         start = None if last is None else json.loads(last.start)
         result = json.loads(last.result) if last is not None and last.result else {}
         keep = bool(result.get("dealer_keeps_deal"))
@@ -484,11 +485,6 @@ class Games:
         for s in seats:
             if s.user_id not in live.names:
                 live.names[s.user_id] = (await self.store.users.get(s.user_id)).name
-
-    async def _last_hand(self, table_id: int) -> HandRow | None:
-        row = await self.store.db.fetchone(
-            "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
-        return None if row is None else HandRow.of(row)
 
     async def resume_all(self) -> list[str]:
         """At start-up: recover unfinished hands, then bring every live table back."""

@@ -186,7 +186,7 @@ async def on_unknown_press(update: Update, context: Context) -> None:
 # --------------------------------------------------------------------- commands
 
 
-async def _group_command(update: Update, context: Context) -> tuple[Message, Player, Translator]:
+def _group_command(update: Update, context: Context) -> tuple[Message, Player, Translator]:
     message = update.effective_message
     user = update.effective_user
     assert message is not None and user is not None
@@ -222,7 +222,7 @@ def _table_here(context: Context, message: Message) -> Live:
 
 
 async def on_newgame(update: Update, context: Context) -> None:
-    message, who, tr = await _group_command(update, context)
+    message, who, tr = _group_command(update, context)
     games = context.services.games
 
     async def work() -> None:
@@ -235,7 +235,7 @@ async def on_newgame(update: Update, context: Context) -> None:
 
 async def on_table_command(update: Update, context: Context) -> None:
     """/join, /leave, /back, /endgame, /topup [N] and /bet N on this chat's (topic's) table."""
-    message, who, tr = await _group_command(update, context)
+    message, who, tr = _group_command(update, context)
     games = context.services.games
     command = (message.text or "").split()[0].split("@")[0].lstrip("/").lower()
 
@@ -276,7 +276,7 @@ def _amount(args: list[str] | None) -> int:
 
 async def on_start(update: Update, context: Context) -> None:
     """/start in private, with or without a join payload from a deep link."""
-    message, who, tr = await _group_command(update, context)
+    message, who, tr = _group_command(update, context)
     if message.chat.type != ChatType.PRIVATE:
         await _reply(message, help_text(tr))
         return
@@ -301,18 +301,18 @@ async def on_start(update: Update, context: Context) -> None:
 
 
 async def on_help(update: Update, context: Context) -> None:
-    message, _, tr = await _group_command(update, context)
+    message, _, tr = _group_command(update, context)
     await _reply(message, help_text(tr))
 
 
 async def on_rules(update: Update, context: Context) -> None:
-    message, _, tr = await _group_command(update, context)
+    message, _, tr = _group_command(update, context)
     settings = await context.services.games.chat_settings(message.chat_id)
     await _reply(message, rules_text(tr, settings))
 
 
 async def on_balance(update: Update, context: Context) -> None:
-    message, who, tr = await _group_command(update, context)
+    message, who, tr = _group_command(update, context)
     services = context.services
     await services.games.player(who)
     holdings = await services.store.users.holdings(who.id)
@@ -334,7 +334,7 @@ async def on_balance(update: Update, context: Context) -> None:
 
 async def on_settings(update: Update, context: Context) -> None:
     """/settings shows this chat's table settings; /settings NAME VALUE changes one (admins)."""
-    message, who, tr = await _group_command(update, context)
+    message, who, tr = _group_command(update, context)
     games = context.services.games
     args = context.args or []
     if message.chat.type == ChatType.PRIVATE:

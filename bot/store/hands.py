@@ -343,6 +343,12 @@ class Hands:
             "SELECT * FROM hands WHERE table_id = ? AND status = 'open'", (table_id,))
         return None if row is None else HandRow.of(row)
 
+    async def last(self, table_id: int) -> HandRow | None:
+        """The table's most recent hand, whatever its status (None before the first)."""
+        row = await self._db.fetchone(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
+        return None if row is None else HandRow.of(row)
+
     async def unfinished(self) -> list[HandRow]:
         """Every open hand, oldest first (for start-up recovery)."""
         rows = await self._db.fetchall("SELECT * FROM hands WHERE status = 'open' ORDER BY id")

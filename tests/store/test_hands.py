@@ -176,3 +176,14 @@ async def test_chip_moves_are_checked_against_the_stacks(store: Store) -> None:
     with pytest.raises(InsufficientChips, match="pot"):
         await store.hands.record(hand_id, action, [from_empty_pot])
     assert await store.hands.actions(hand_id) == []
+
+
+async def test_last_is_the_newest_hand_of_the_table(store: Store) -> None:
+    table = await seated_table(store, 3, buy_in=500)
+    assert await store.hands.last(table.id) is None
+    rng = random.Random(4)
+    await play_hand(store, table, rng, dealer=0)
+    hand_id, _ = await start_hand(store, table, rng)
+    last = await store.hands.last(table.id)
+    assert last is not None and last.id == hand_id and last.number == 2
+    assert last.status == "open"
