@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bot.i18n import N_, Html, Translator
+from bot.store.errors import StoreError
 from engine import GameError
 
 
@@ -94,7 +95,11 @@ class BadNumber(BotError):
 
 
 class StoreBusy(BotError):
-    msgid = N_("Something went wrong saving that; nothing changed. Try again.")
+    msgid = N_("I could not save that, so nothing changed. Please try again later.")
+
+
+class Failed(BotError):
+    msgid = N_("Something went wrong on my side; nothing changed. Please try again later.")
 
 
 _ENGINE: dict[str, str] = {
@@ -112,6 +117,32 @@ _ENGINE: dict[str, str] = {
     "not_seated": N_("You are not playing at this table."),
     "hand_running": N_("Wait for the hand to end."),
 }
+
+
+def refusal(err: BaseException) -> BotError:
+    """The refusal a player is told for any error a handler did not expect to finish with.
+
+    Storage failures and bugs are answered too (and logged by the caller): nobody is ever
+    left without a reply.
+    """
+    if isinstance(err, BotError):
+        return err
+    if isinstance(err, GameError):
+        return EngineRefusal(err)
+    if isinstance(err, StoreError):
+        return StoreBusy()
+    return Failed()
+
+
+class EngineRefusal(BotError):
+    """An engine refusal (`GameError`), in the player's words."""
+
+    def __init__(self, err: GameError) -> None:
+        super().__init__()
+        self.err = err
+
+    def text(self, tr: Translator) -> str:
+        return engine_text(tr, self.err)
 
 
 def engine_text(tr: Translator, err: GameError) -> Html:

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from bot import errors
 from bot.i18n import N_
+from bot.names import display_name, distinct
 from bot.render import (
     Outcome,
     PrivateHand,
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 
 LOBBY_IDLE = 30 * 60.0
 """Seconds a lobby waits for Start before it closes by itself."""
+
+RETRY_MAX = 60.0
+"""Longest pause between two tries of a timer whose write failed."""
 
 TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
@@ -62,6 +66,13 @@ class Wait:
     hand_id: int
     seq: int
     seconds: float
+    attempt: int = 0
+    """How many times this wait already rang and could not be saved (it rings again)."""
+
+    def again(self) -> Wait:
+        """The same wait, to ring again after a failed write: 1, 2, 4 … 60 seconds on."""
+        delay = min(RETRY_MAX, 2.0 ** self.attempt)
+        return Wait(self.kind, self.hand_id, self.seq, delay, self.attempt + 1)
 
 
 @dataclass(eq=False)
@@ -89,6 +100,12 @@ class Live:
     """Settings an admin changed during a hand; they apply from the next deal."""
     shown: object = None
     """The last screen the outbox put in the chat (to skip edits that change nothing)."""
+
+    def name(self, player: int, name: str) -> None:
+        """Remember how `player` is called here, told apart from everyone else seated."""
+        others = [self.names[s.player] for s in self.table.seats
+                  if s.player != player and s.player in self.names]
+        self.names[player] = distinct(name, others)
 
     def view(self) -> TableView:
         seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out)
@@ -208,7 +225,7 @@ class Games:
                 raise errors.TableExists() from None
             live = Live(row.id, chat_id, thread_id, creator.id, settings,
                         Table(settings.rules()), language=chat.language)
-            live.names[creator.id] = creator.name
+            live.name(creator.id, creator.name)
             self._register(live)
         self._opening.pop(place, None)
         async with live.lock:
@@ -232,7 +249,7 @@ class Games:
                 raise errors.NotEnoughChips(ante=live.settings.ante, balance=balance)
             await self.store.tables.join(live.id, who.id, buy_in)
             live.table.sit(who.id, buy_in)
-            live.names[who.id] = who.name
+            live.name(who.id, who.name)
             live.note = None
             await self._publish(live)
 
@@ -346,20 +363,33 @@ class Games:
             if live.wait != wait:
                 return
             live.wait = None
-            if wait.kind == "next":
+            try:
+                await self._ring(live, wait)
+            except (StoreError, errors.StoreBusy) as err:
+                # The disk is full or the file is locked: nothing was applied. The table
+                # must not wait on nothing, so the same wait rings again, a little later.
+                retry = wait.again()
+                log.warning("table %s: the %s timer could not be saved (%s); again in %.0f s",
+                            live.id, wait.kind, err, retry.seconds)
+                live.wait = retry
+                self.outbox.arm(live, retry)
+
+    async def _ring(self, live: Live, wait: Wait) -> None:
+        """Do what a timer that rang waits for (under the lock)."""
+        if wait.kind == "next":
+            await self._deal(live)
+        elif wait.kind == "autostart":
+            if live.status == "lobby" and live.table.can_deal():
                 await self._deal(live)
-            elif wait.kind == "autostart":
-                if live.status == "lobby" and live.table.can_deal():
-                    await self._deal(live)
-            elif wait.kind == "idle":
-                if live.status == "lobby":
-                    await self._close(live, N_("Nobody started the game: the table is closed "
-                                               "and every buy-in went back."))
-            elif live.hand is not None and not live.hand.is_over:
-                if wait.kind == "svara":
-                    await self._apply(live, Action(Act.CLOSE_SVARA))
-                elif live.hand.to_act is not None:
-                    await self._apply(live, Action(Act.TIMEOUT, live.hand.to_act))
+        elif wait.kind == "idle":
+            if live.status == "lobby":
+                await self._close(live, N_("Nobody started the game: the table is closed "
+                                           "and every buy-in went back."))
+        elif live.hand is not None and not live.hand.is_over:
+            if wait.kind == "svara":
+                await self._apply(live, Action(Act.CLOSE_SVARA))
+            elif live.hand.to_act is not None:
+                await self._apply(live, Action(Act.TIMEOUT, live.hand.to_act))
 
     # ----------------------------------------------------------------- inside the lock
 
@@ -376,8 +406,8 @@ class Games:
         hand = live.table.deal(self.seed_source())
         try:
             hand_id = await self.store.hands.open(live.id, hand)
-        except StoreError:
-            log.exception("table %s: could not open a hand", live.id)
+        except StoreError as err:
+            log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
         live.hand, live.hand_id = hand, hand_id
@@ -399,8 +429,8 @@ class Games:
             else:
                 await self.store.hands.record(live.hand_id, action, events,
                                               seq=len(hand.actions))
-        except StoreError:
-            log.exception("table %s: could not save %s; undone", live.id, action)
+        except StoreError as err:
+            log.warning("table %s: could not save %s, undone: %s", live.id, action, err)
             live.hand = Hand.replay(hand.start_json(),
                                     [a.to_json() for a in hand.actions[:-1]])
             raise errors.StoreBusy() from None
@@ -423,11 +453,16 @@ class Games:
         live.outcome = outcome_of(hand, since=last_round)
         before = {s.player: s.sitting_out for s in live.table.seats}
         live.table.settle(hand)
+        live.hand = None
         for seat in live.table.seats:
             if seat.sitting_out and not before.get(seat.player, False):
-                await self.store.tables.update_seat(live.id, seat.player, sitting_out=True,
-                                                    timeouts=seat.timeouts)
-        live.hand = None
+                try:
+                    await self.store.tables.update_seat(live.id, seat.player, sitting_out=True,
+                                                        timeouts=seat.timeouts)
+                except StoreError as err:
+                    # The hand is settled; only a restart would forget he sits out.
+                    log.warning("table %s: could not save that %s sits out: %s",
+                                live.id, seat.player, err)
 
     async def _close(self, live: Live, note: str) -> None:
         if live.hand is not None and not live.hand.is_over:
@@ -484,7 +519,8 @@ class Games:
         live.hand_no = 0 if last is None else last.number
         for s in seats:
             if s.user_id not in live.names:
-                live.names[s.user_id] = (await self.store.users.get(s.user_id)).name
+                user = await self.store.users.get(s.user_id)
+                live.name(s.user_id, display_name(user.name, s.user_id))
 
     async def resume_all(self) -> list[str]:
         """At start-up: recover unfinished hands, then bring every live table back."""

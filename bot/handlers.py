@@ -32,8 +32,9 @@ from bot import errors
 from bot.callback_data import PATTERN, BadCallbackData, Button, Press
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
+from bot.names import display_name
 from bot.render import cards_popup, rules_lines
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.table_settings import SETTING_NAMES, BadSetting
 from bot.texts import help_text, movement_text, rules_text
 from engine import Act, Action, GameError
@@ -70,7 +71,7 @@ _SVARA = {Button.SVARA_JOIN: Act.JOIN_SVARA, Button.SVARA_SKIP: Act.SKIP_SVARA}
 
 
 def player_of(user: User) -> Player:
-    return Player(user.id, user.full_name, user.language_code)
+    return Player(user.id, display_name(user.full_name, user.id), user.language_code)
 
 
 def thread_of(message: Message) -> int | None:
@@ -118,11 +119,8 @@ async def on_press(update: Update, context: Context) -> None:
     except errors.NeedPrivateChat as err:
         await query.answer(url=join_link(context.bot.username, err.table_id))
         answered = True
-    except errors.BotError as err:
-        await query.answer(_popup(err.text(tr)), show_alert=True)
-        answered = True
-    except GameError as err:
-        await query.answer(_popup(errors.engine_text(tr, err)), show_alert=True)
+    except Exception as err:
+        await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
         answered = True
     finally:
         if not answered:
@@ -193,8 +191,18 @@ def _group_command(update: Update, context: Context) -> tuple[Message, Player, T
     return message, player_of(user), _user_tr(context, user)
 
 
+def _refusal(err: Exception) -> errors.BotError:
+    """What to tell the player about `err`; storage failures and bugs are logged here."""
+    if isinstance(err, StoreError):
+        log.warning("storage failed while handling an update: %s", err)
+    elif not isinstance(err, errors.BotError | GameError):
+        log.error("unexpected error while handling an update", exc_info=err)
+    return errors.refusal(err)
+
+
 async def _run(message: Message, tr: Translator, coro: Any, context: Context) -> bool:
-    """Await a table call; answer its refusal as a reply. True if it went through."""
+    """Await a command's work; answer any refusal or failure as a reply. True if it went
+    through. This is the one place where commands are refused."""
     try:
         await coro
     except errors.NeedPrivateChat as err:
@@ -203,11 +211,8 @@ async def _run(message: Message, tr: Translator, coro: Any, context: Context) ->
                                                                 url=link)]])
         await _reply(message, err.text(tr), reply_markup=keyboard)
         return False
-    except errors.BotError as err:
-        await _reply(message, err.text(tr))
-        return False
-    except GameError as err:
-        await _reply(message, errors.engine_text(tr, err))
+    except Exception as err:
+        await _reply(message, _refusal(err).text(tr))
         return False
     return True
 
@@ -281,23 +286,26 @@ async def on_start(update: Update, context: Context) -> None:
         await _reply(message, help_text(tr))
         return
     services = context.services
-    await services.games.player(who)
-    await services.store.users.set_private_chat(who.id, True)
-    payload = context.args[0] if context.args else ""
-    if payload.startswith(JOIN_PAYLOAD):
+
+    async def work() -> None:
+        await services.games.player(who)
+        await services.store.users.set_private_chat(who.id, True)
+        payload = context.args[0] if context.args else ""
+        if not payload.startswith(JOIN_PAYLOAD):
+            await _reply(message, help_text(tr))
+            return
         try:
             table_id = int(payload[len(JOIN_PAYLOAD):], 16)
         except ValueError:
             table_id = -1
         live = services.games.tables.get(table_id)
         if live is None:
-            await _reply(message, errors.NoTable().text(tr))
-            return
-        if await _run(message, tr, services.games.join(live, who), context):
-            await _reply(message, tr.gettext("You are at the table. Your cards will come "
-                                             "here; good luck!"))
-        return
-    await _reply(message, help_text(tr))
+            raise errors.NoTable()
+        await services.games.join(live, who)
+        await _reply(message, tr.gettext("You are at the table. Your cards will come "
+                                         "here; good luck!"))
+
+    await _run(message, tr, work(), context)
 
 
 async def on_help(update: Update, context: Context) -> None:
@@ -307,13 +315,20 @@ async def on_help(update: Update, context: Context) -> None:
 
 async def on_rules(update: Update, context: Context) -> None:
     message, _, tr = _group_command(update, context)
-    settings = await context.services.games.chat_settings(message.chat_id)
-    await _reply(message, rules_text(tr, settings))
+
+    async def work() -> None:
+        settings = await context.services.games.chat_settings(message.chat_id)
+        await _reply(message, rules_text(tr, settings))
+
+    await _run(message, tr, work(), context)
 
 
 async def on_balance(update: Update, context: Context) -> None:
     message, who, tr = _group_command(update, context)
-    services = context.services
+    await _run(message, tr, _balance(context.services, message, who, tr), context)
+
+
+async def _balance(services: Services, message: Message, who: Player, tr: Translator) -> None:
     await services.games.player(who)
     holdings = await services.store.users.holdings(who.id)
     at_tables = sum(t.stack for t in holdings.tables)
@@ -335,11 +350,14 @@ async def on_balance(update: Update, context: Context) -> None:
 async def on_settings(update: Update, context: Context) -> None:
     """/settings shows this chat's table settings; /settings NAME VALUE changes one (admins)."""
     message, who, tr = _group_command(update, context)
+    await _run(message, tr, _settings(context, message, who, tr), context)
+
+
+async def _settings(context: Context, message: Message, who: Player, tr: Translator) -> None:
     games = context.services.games
     args = context.args or []
     if message.chat.type == ChatType.PRIVATE:
-        await _reply(message, errors.GroupOnly().text(tr))
-        return
+        raise errors.GroupOnly()
     if not args:
         settings = await games.chat_settings(message.chat_id)
         lines = [tr.gettext("<b>Table settings of this chat</b>"), *rules_lines(tr, settings), "",
@@ -351,12 +369,13 @@ async def on_settings(update: Update, context: Context) -> None:
         await _reply(message, tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
         return
     if not await _is_admin(context, message.chat_id, who.id):
-        await _reply(message, errors.OnlyCreatorOrAdmin().text(tr))
-        return
+        raise errors.OnlyCreatorOrAdmin()
     try:
         settings = await games.change_settings(message.chat_id, args[0], args[1])
     except BadSetting as err:
-        values = {k: tr.gettext(v) for k, v in err.params.items()}
+        # Only the reason is ours to translate; everything is passed on as plain text, so
+        # tr.format escapes what the admin typed (and any library detail in the reason).
+        values = {k: str(tr.gettext(v)) if k == "why" else v for k, v in err.params.items()}
         await _reply(message, tr.format(err.msgid, **values))
         return
     await _reply(message, "\n".join([tr.gettext("Saved. The next hand deals with:"),

@@ -22,7 +22,7 @@ from telegram.ext import Application, Job
 from bot.games import Live, Wait
 from bot.i18n import Translations
 from bot.render import PrivateHand, Screen, render_cards, render_table
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,11 @@ class TelegramOutbox:
             live.message_id = message.message_id
             live.shown = screen
             if live.status != "closed":
-                await self.store.tables.set_message(live.id, message.message_id)
+                try:
+                    await self.store.tables.set_message(live.id, message.message_id)
+                except StoreError as err:
+                    # Kept in memory; after a restart the table is posted anew.
+                    log.warning("table %s: could not save its message id: %s", live.id, err)
             return
         await bot.edit_message_text(
             screen.text, chat_id=live.chat_id, message_id=live.message_id,

@@ -1,0 +1,203 @@
+"""Holes found by attacking the bot: hostile names and settings, a full disk under timers,
+commands and buttons. Each test is named after the hole it closes."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bot.games import Live
+from bot.sandbox.models import ChatRecord, MessageRecord
+from bot.sandbox.players import Player
+from bot.table_settings import SETTING_NAMES, TableSettings
+from engine import Act, Phase
+from tests.e2e.bed import Bed
+
+STORE_FAILED = "I could not save that, so nothing changed. Please try again later."
+WRITTEN = ("users", "chats", "tables", "seats", "hands", "actions", "ledger")
+
+
+@contextmanager
+def disk_full(db: Path) -> Iterator[None]:
+    """Every write to the bot's database fails, as on a full disk, until the block ends.
+
+    Triggers added from a second connection make SQLite refuse each insert and update with
+    the disk-full message; the bot's own connection sees them at its next statement.
+    """
+    conn = sqlite3.connect(db, isolation_level=None)
+    names = []
+    try:
+        for table in WRITTEN:
+            for op in ("INSERT", "UPDATE"):
+                name = f"test_full_{table}_{op.lower()}"
+                conn.execute(f"CREATE TRIGGER {name} BEFORE {op} ON {table} "
+                             "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+                names.append(name)
+        yield
+    finally:
+        for name in names:
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        conn.close()
+
+
+async def configure(bed: Bed, group: ChatRecord, **settings: float) -> None:
+    values = {"turn_timeout": 30.0, "blind_timeout": 30.0, "svara_join_timeout": 30.0,
+              "next_hand_delay": 30.0, **settings}
+    TableSettings.model_validate(values)
+    await bed.store.chats.set_settings(group.id, values)
+
+
+async def reply_to(bed: Bed, command: MessageRecord) -> str:
+    """The one message the bot sent in reply to `command` in a group."""
+    await bed.idle()
+    texts = [m.text or "" for m in command.chat.bot_messages()
+             if m.reply_to is not None and m.reply_to.message_id == command.message_id]
+    assert len(texts) == 1, texts
+    return texts[0]
+
+
+async def two_at_a_table(bed: Bed, **settings: float) -> tuple[ChatRecord, list[Player]]:
+    players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await configure(bed, group, **settings)
+    await bed.open_table(group, *players)
+    return group, players
+
+
+# --------------------------------------------------------------------- item 11
+
+
+async def test_item11_settings_escapes_what_the_admin_typed(bed: Bed) -> None:
+    admin = bed.players("Admin")[0]
+    group = bed.group(admin)
+    bold = await admin.send(group, "/settings <b>x</b> 1")
+    assert await reply_to(bed, bold) == \
+        "Unknown setting <b>x</b>. Known: " + ", ".join(SETTING_NAMES) + "."
+    sent = [c for c in bed.tg.transcript.calls
+            if c.method == "sendMessage" and c.chat_id == group.id]
+    assert "&lt;b&gt;x&lt;/b&gt;" in str(sent[-1].params["text"])
+    tag = await admin.send(group, "/settings ante <foo>")
+    assert await reply_to(bed, tag) == "ante: give a number."
+    odd = await admin.send(group, "/settings <foo> 1")
+    assert (await reply_to(bed, odd)).startswith("Unknown setting <foo>. Known: ")
+
+
+# --------------------------------------------------------------------- item 12
+
+
+async def test_item12_whitespace_and_invisible_names_are_normalised(bed: Bed) -> None:
+    blank = bed.tg.world.user("\u3000\u3000")
+    twin_a = bed.tg.world.user("Ivan")
+    twin_b = bed.tg.world.user("Iv\u200ban\u202e")
+    group = bed.group(blank, twin_a, twin_b)
+    await configure(bed, group)
+    await bed.open_table(group, blank, twin_a, twin_b)
+    live = bed.live(group)
+    assert live.names == {blank.id: f"Player {blank.id % 10_000}", twin_a.id: "Ivan",
+                          twin_b.id: "Ivan 2"}
+    text = (await bed.table_message(group)).text or ""
+    assert "\u200b" not in text and "\u202e" not in text
+    assert f"Player {blank.id % 10_000}" in text and "Ivan 2" in text
+    # /start works for him every time, not only the first.
+    again = await blank.start_bot()
+    assert again.text
+
+
+# --------------------------------------------------------------------- item 13
+
+
+def to_act(bed: Bed, group: ChatRecord, *players: Player) -> Player:
+    """The player whose turn it is."""
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    owner = hand.seats[hand.to_act].player
+    return next(p for p in players if p.id == owner)
+
+
+async def past_the_blind(bed: Bed, group: ChatRecord, *players: Player) -> None:
+    """Everyone asked declines the blind."""
+    hand = bed.live(group).hand
+    assert hand is not None
+    while hand.phase is Phase.BLIND:
+        await act(bed, to_act(bed, group, *players), group, "No blind")
+
+
+async def act(bed: Bed, player: Player, group: ChatRecord, label: str) -> None:
+    popup = await bed.press(player, group, label)
+    assert popup is None, popup
+
+
+async def ring(bed: Bed, live: Live) -> None:
+    """The table's timer rings now (as the job queue would make it)."""
+    wait = live.wait
+    assert wait is not None
+    await bed.games.on_timer(live.id, wait)
+
+
+async def test_item13_next_deal_timer_that_cannot_write_rings_again(bed: Bed) -> None:
+    group, players = await two_at_a_table(bed)
+    live = bed.live(group)
+    await act(bed, players[0], group, "Start")
+    await past_the_blind(bed, group, *players)
+    await act(bed, to_act(bed, group, *players), group, "Fold")
+    first = live.hand_id
+    assert live.hand is None and live.wait is not None and live.wait.kind == "next"
+    with disk_full(bed.db):
+        await ring(bed, live)
+        assert live.hand is None and live.hand_id == first
+        assert live.wait is not None and (live.wait.kind, live.wait.attempt) == ("next", 1)
+    await bed.tg.world.wait_for(lambda: True if live.hand_id != first else None,
+                                timeout=10, what="the next hand, dealt once the disk has room")
+    await bed.idle()
+    assert live.hand is not None and live.hand_no == 2
+
+
+async def test_item13_turn_timer_that_cannot_write_rings_again(bed: Bed) -> None:
+    group, players = await two_at_a_table(bed)
+    live = bed.live(group)
+    await act(bed, players[0], group, "Start")
+    await past_the_blind(bed, group, *players)
+    assert live.hand is not None and live.wait is not None and live.wait.kind == "turn"
+    acted = len(live.hand.actions)
+    hand_id = live.hand_id
+    with disk_full(bed.db):
+        await ring(bed, live)
+        assert live.hand is not None and len(live.hand.actions) == acted
+        assert live.wait is not None and (live.wait.kind, live.wait.attempt) == ("turn", 1)
+    await bed.tg.world.wait_for(lambda: True if live.hand is None else None,
+                                timeout=10, what="the timeout applied once the disk has room")
+    await bed.idle()
+    logged = await bed.store.hands.actions(hand_id)
+    assert len(logged) == acted + 1 and logged[-1]["act"] == Act.TIMEOUT.value, logged
+
+
+# --------------------------------------------------------------------- item 14
+
+
+async def test_item14_every_command_and_button_is_answered_when_storage_fails(bed: Bed) -> None:
+    group, (ana, boris) = await two_at_a_table(bed)
+    dan = bed.tg.world.user("Dan")
+    other = bed.group(dan)
+    live = bed.live(group)
+    balances = [await bed.store.users.balance(p.id) for p in (ana, boris)]
+    stacks = {s.player: s.stack for s in live.table.seats}
+    with disk_full(bed.db):
+        newgame = await dan.send(other, "/newgame")
+        assert await reply_to(bed, newgame) == STORE_FAILED
+        assert bed.games.at(other.id, None) is None
+        balance = await dan.send(other, "/balance")
+        assert await reply_to(bed, balance) == STORE_FAILED
+        leave = await boris.send(group, "/leave")
+        assert await reply_to(bed, leave) == STORE_FAILED
+        assert await bed.press(boris, group, "Leave") == STORE_FAILED
+        assert await bed.press(ana, group, "Start") == STORE_FAILED
+        end = await ana.send(group, "/endgame")
+        assert await reply_to(bed, end) == STORE_FAILED
+    assert live.status == "lobby" and live.hand is None
+    assert {s.player: s.stack for s in live.table.seats} == stacks
+    assert [await bed.store.users.balance(p.id) for p in (ana, boris)] == balances
+    # Once the disk has room again, the same commands go through.
+    await act(bed, ana, group, "Start")
+    assert live.hand is not None
