@@ -16,6 +16,7 @@ from bot.handlers import Context, Services, register
 from bot.http import AiohttpRequest
 from bot.i18n import Translations
 from bot.outbox import TelegramOutbox
+from bot.pacing import GroupPace
 from bot.settings import Settings
 from bot.store import Store
 from bot.table_settings import TableSettings
@@ -28,9 +29,11 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
 # Telegram counts about 20 messages a minute in a group and 30 a second overall, over any
 # window. aiolimiter's leaky bucket lets through its capacity plus its rate times the
-# window, so both stay under the limits with room for network jitter: at most 4 + 13 per
-# minute in a group, and 14 + 14 in a second overall.
-GROUP_BURST, GROUP_PERIOD = 4, 18.0
+# window, so both stay under the limits with room for network jitter: at most 14 + 14 in a
+# second overall. In a group the bot paces itself (`bot.pacing`, 18 a minute, evenly
+# spaced); the limiter's group bucket (1 + one per 3.2 s, at most 19 a minute) is only a
+# safety net under that pace, so a table message never waits in it.
+GROUP_BURST, GROUP_PERIOD = 1, 3.2
 OVERALL_BURST, OVERALL_PERIOD = 14, 1.0
 
 CONCURRENT_UPDATES = 256
@@ -104,11 +107,11 @@ async def start_services(
     # crash of the process (NORMAL), and a power cut at worst rewinds an open hand a step.
     store = await Store.open(settings.database, synchronous="FULL", step_synchronous="NORMAL")
     translations = Translations.load()
-    outbox = TelegramOutbox(app, store, translations)
+    outbox = TelegramOutbox(app, store, translations, GroupPace(settings.group_per_minute))
     games = Games(store, outbox, defaults=table_defaults(settings),
                   starting_chips=settings.starting_chips, seed_source=seed_source)
     outbox.on_timer = games.on_timer
-    services = Services(store, games, translations)
+    services = Services(store, games, translations, outbox)
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     for line in await games.resume_all():

@@ -135,6 +135,14 @@ class Press:
         return ":".join(fields)
 
     @classmethod
+    def table_of(cls, data: str) -> int | None:
+        """The table a press is for, or None when the data is not a valid press."""
+        try:
+            return cls.decode(data).table
+        except BadCallbackData:
+            return None
+
+    @classmethod
     def decode(cls, data: str) -> Press:
         """Read callback data; raise ``BadCallbackData`` for anything ``encode`` cannot give."""
         if not isinstance(data, str):

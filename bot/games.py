@@ -124,8 +124,8 @@ class Live:
 class Outbox(Protocol):
     """What a table needs from the messenger."""
 
-    async def show(self, live: Live) -> None:
-        """Send or edit the table message so that it shows `live` now."""
+    def show(self, live: Live) -> None:
+        """Make the table message show `live` as it is now (written soon, outside the lock)."""
 
     def send_cards(self, live: Live, hands: list[PrivateHand]) -> None:
         """Send each player his cards privately (without holding up the table)."""
@@ -478,7 +478,7 @@ class Games:
 
     async def _publish(self, live: Live) -> None:
         live.wait = self._next_wait(live)
-        await self.outbox.show(live)
+        self.outbox.show(live)
         self.outbox.arm(live, live.wait)
 
     def _next_wait(self, live: Live) -> Wait | None:

@@ -33,6 +33,8 @@ from bot.callback_data import PATTERN, BadCallbackData, Button, Press
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
 from bot.names import display_name
+from bot.outbox import TelegramOutbox
+from bot.pacing import URGENT
 from bot.render import cards_popup, rules_lines
 from bot.store import Store, StoreError
 from bot.table_settings import SETTING_NAMES, BadSetting
@@ -53,6 +55,7 @@ class Services:
     store: Store
     games: Games
     translations: Translations
+    outbox: TelegramOutbox
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -98,7 +101,10 @@ def _user_tr(context: Context, user: User) -> Translator:
     return context.services.translations.get(user.language_code)
 
 
-async def _reply(message: Message, text: str, **kwargs: Any) -> None:
+async def _reply(context: Context, message: Message, text: str, **kwargs: Any) -> None:
+    """Reply to a command; in a group the reply waits for a slot of the group's pace."""
+    if message.chat.type != ChatType.PRIVATE:
+        await context.services.outbox.pace.slot(message.chat_id, URGENT)
     try:
         await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)
     except TelegramError as err:
@@ -114,17 +120,19 @@ async def on_press(update: Update, context: Context) -> None:
     assert query is not None
     tr = _user_tr(context, query.from_user)
     answered = False
-    try:
-        answered = await _handle_press(query, context, tr)
-    except errors.NeedPrivateChat as err:
-        await query.answer(url=join_link(context.bot.username, err.table_id))
-        answered = True
-    except Exception as err:
-        await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
-        answered = True
-    finally:
-        if not answered:
-            await query.answer()
+    # The press is answered before the table's screen moves: the writer waits while held.
+    async with context.services.outbox.hold(Press.table_of(query.data or "")):
+        try:
+            answered = await _handle_press(query, context, tr)
+        except errors.NeedPrivateChat as err:
+            await query.answer(url=join_link(context.bot.username, err.table_id))
+            answered = True
+        except Exception as err:
+            await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
+            answered = True
+        finally:
+            if not answered:
+                await query.answer()
 
 
 async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) -> bool:
@@ -209,10 +217,10 @@ async def _run(message: Message, tr: Translator, coro: Any, context: Context) ->
         link = join_link(context.bot.username, err.table_id)
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Open the bot"),
                                                                 url=link)]])
-        await _reply(message, err.text(tr), reply_markup=keyboard)
+        await _reply(context, message, err.text(tr), reply_markup=keyboard)
         return False
     except Exception as err:
-        await _reply(message, _refusal(err).text(tr))
+        await _reply(context, message, _refusal(err).text(tr))
         return False
     return True
 
@@ -257,7 +265,7 @@ async def on_table_command(update: Update, context: Context) -> None:
             await games.end(live, who, is_admin=admin)
         elif command == "topup":
             stack = await games.top_up(live, who, _amount(context.args) if context.args else None)
-            await _reply(message, tr.format("Your stack is now {stack}.", stack=stack))
+            await _reply(context, message, tr.format("Your stack is now {stack}.", stack=stack))
         elif command == "bet":
             amount = _amount(context.args)
             if live.hand is None:
@@ -283,7 +291,7 @@ async def on_start(update: Update, context: Context) -> None:
     """/start in private, with or without a join payload from a deep link."""
     message, who, tr = _group_command(update, context)
     if message.chat.type != ChatType.PRIVATE:
-        await _reply(message, help_text(tr))
+        await _reply(context, message, help_text(tr))
         return
     services = context.services
 
@@ -292,7 +300,7 @@ async def on_start(update: Update, context: Context) -> None:
         await services.store.users.set_private_chat(who.id, True)
         payload = context.args[0] if context.args else ""
         if not payload.startswith(JOIN_PAYLOAD):
-            await _reply(message, help_text(tr))
+            await _reply(context, message, help_text(tr))
             return
         try:
             table_id = int(payload[len(JOIN_PAYLOAD):], 16)
@@ -302,7 +310,7 @@ async def on_start(update: Update, context: Context) -> None:
         if live is None:
             raise errors.NoTable()
         await services.games.join(live, who)
-        await _reply(message, tr.gettext("You are at the table. Your cards will come "
+        await _reply(context, message, tr.gettext("You are at the table. Your cards will come "
                                          "here; good luck!"))
 
     await _run(message, tr, work(), context)
@@ -310,7 +318,7 @@ async def on_start(update: Update, context: Context) -> None:
 
 async def on_help(update: Update, context: Context) -> None:
     message, _, tr = _group_command(update, context)
-    await _reply(message, help_text(tr))
+    await _reply(context, message, help_text(tr))
 
 
 async def on_rules(update: Update, context: Context) -> None:
@@ -318,22 +326,23 @@ async def on_rules(update: Update, context: Context) -> None:
 
     async def work() -> None:
         settings = await context.services.games.chat_settings(message.chat_id)
-        await _reply(message, rules_text(tr, settings))
+        await _reply(context, message, rules_text(tr, settings))
 
     await _run(message, tr, work(), context)
 
 
 async def on_balance(update: Update, context: Context) -> None:
     message, who, tr = _group_command(update, context)
-    await _run(message, tr, _balance(context.services, message, who, tr), context)
+    await _run(message, tr, _balance(context, message, who, tr), context)
 
 
-async def _balance(services: Services, message: Message, who: Player, tr: Translator) -> None:
+async def _balance(context: Context, message: Message, who: Player, tr: Translator) -> None:
+    services = context.services
     await services.games.player(who)
     holdings = await services.store.users.holdings(who.id)
     at_tables = sum(t.stack for t in holdings.tables)
     if message.chat.type != ChatType.PRIVATE:
-        await _reply(message, tr.format("{name}: {balance} chips, {tables} at tables.",
+        await _reply(context, message, tr.format("{name}: {balance} chips, {tables} at tables.",
                                          name=who.name, balance=holdings.balance,
                                          tables=at_tables))
         return
@@ -344,7 +353,7 @@ async def _balance(services: Services, message: Message, who: Player, tr: Transl
     if history:
         lines += ["", tr.gettext("Recent movements:")]
         lines += [f"{m.delta:+d} {movement_text(tr, m.kind)}" for m in history]
-    await _reply(message, "\n".join(lines))
+    await _reply(context, message, "\n".join(lines))
 
 
 async def on_settings(update: Update, context: Context) -> None:
@@ -363,10 +372,11 @@ async def _settings(context: Context, message: Message, who: Player, tr: Transla
         lines = [tr.gettext("<b>Table settings of this chat</b>"), *rules_lines(tr, settings), "",
                  tr.format("Admins change them with /settings NAME VALUE. Names: {names}.",
                            names=", ".join(SETTING_NAMES))]
-        await _reply(message, "\n".join(lines))
+        await _reply(context, message, "\n".join(lines))
         return
     if len(args) != 2:
-        await _reply(message, tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
+        await _reply(context, message,
+                     tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
         return
     if not await _is_admin(context, message.chat_id, who.id):
         raise errors.OnlyCreatorOrAdmin()
@@ -376,9 +386,9 @@ async def _settings(context: Context, message: Message, who: Player, tr: Transla
         # Only the reason is ours to translate; everything is passed on as plain text, so
         # tr.format escapes what the admin typed (and any library detail in the reason).
         values = {k: str(tr.gettext(v)) if k == "why" else v for k, v in err.params.items()}
-        await _reply(message, tr.format(err.msgid, **values))
+        await _reply(context, message, tr.format(err.msgid, **values))
         return
-    await _reply(message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
+    await _reply(context, message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
                                       *rules_lines(tr, settings)]))
 
 

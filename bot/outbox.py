@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
@@ -21,6 +22,7 @@ from telegram.ext import Application, Job
 
 from bot.games import Live, Wait
 from bot.i18n import Translations
+from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render import PrivateHand, Screen, render_cards, render_table
 from bot.store import Store, StoreError
 
@@ -49,47 +51,124 @@ def _retry_delay(err: Exception) -> float:
     return RETRY_SECONDS
 
 
+@dataclass(eq=False)
+class _Writer:
+    """One table's screen writer: the newest screen not yet in the chat, and who holds it."""
+
+    live: Live
+    pending: Screen | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+
+
 class TelegramOutbox:
-    """`bot.games.Outbox` over a python-telegram-bot `Application`."""
+    """`bot.games.Outbox` over a python-telegram-bot `Application`.
+
+    The table message is written by one task per table, outside the table's lock: `show`
+    only leaves the newest screen for it. The writer waits for the group's next slot
+    (`GroupPace`), then sends whatever screen is newest by then, so screens superseded in
+    the meantime are never sent, and a press is never kept waiting for Telegram.
+    """
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 translations: Translations) -> None:
+                 translations: Translations, pace: GroupPace | None = None) -> None:
         self.app = app
         self.store = store
         self.translations = translations
+        self.pace = pace or GroupPace()
         self.on_timer: TimerCallback | None = None
         self._jobs: dict[int, Job[Any]] = {}
-        self._retries: dict[int, Job[Any]] = {}
+        self._writers: dict[int, _Writer] = {}
+        self._holds: dict[int, int] = {}
         self._failures: dict[int, int] = {}
         self._sending: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------- the table message
 
-    async def show(self, live: Live) -> None:
-        tr = self.translations.get(live.language)
-        screen = render_table(live.view(), tr)
-        if screen == live.shown:
+    def show(self, live: Live) -> None:
+        """Make `live` as it is now the next screen of its table message."""
+        screen = render_table(live.view(), self.translations.get(live.language))
+        writer = self._writers.get(live.id)
+        if writer is None:
+            writer = self._writers[live.id] = _Writer(live)
+        writer.live = live
+        writer.pending = None if screen == live.shown else screen
+        if writer.pending is None:
             return
+        writer.wake.set()
+        if writer.task is None or writer.task.done():
+            writer.task = asyncio.get_running_loop().create_task(self._write(writer))
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table_id: int | None) -> AsyncIterator[None]:
+        """While held, the table's screen waits: a press is answered before the screen moves."""
+        if table_id is None:
+            yield
+            return
+        self._holds[table_id] = self._holds.get(table_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._holds.pop(table_id) - 1
+            if left:
+                self._holds[table_id] = left
+            writer = self._writers.get(table_id)
+            if writer is not None:
+                writer.wake.set()
+
+    @property
+    def busy(self) -> bool:
+        """A screen is due or being written."""
+        return any(w.task is not None and not w.task.done() for w in self._writers.values())
+
+    async def _write(self, writer: _Writer) -> None:
+        """Send the newest screen whenever the group's budget allows; stop when none is due."""
+        while writer.pending is not None:
+            live = writer.live
+            if self._holds.get(live.id):
+                writer.wake.clear()
+                await writer.wake.wait()
+                continue
+            first = live.message_id is None
+            await self.pace.slot(live.chat_id, URGENT if first else EDIT)
+            screen = writer.pending
+            if screen is None or screen == live.shown or self._holds.get(live.id):
+                self.pace.give_back(live.chat_id)
+                if screen is not None and screen == live.shown:
+                    writer.pending = None
+                continue
+            writer.pending = None
+            delay = await self._send(live, screen)
+            if delay is not None:
+                if writer.pending is None:
+                    writer.pending = screen
+                await asyncio.sleep(delay)
+        if writer.live.status == "closed":
+            self._writers.pop(writer.live.id, None)
+
+    async def _send(self, live: Live, screen: Screen) -> float | None:
+        """Put `screen` in the chat; seconds to wait before trying again, or None."""
         try:
             await self._put(live, screen)
         except BadRequest as err:
             text = str(err).lower()
             if "not modified" in text:
                 live.shown = screen
-            elif "message to edit not found" in text or "message can't be edited" in text:
+                return None
+            if "message to edit not found" in text or "message can't be edited" in text:
                 live.message_id = None
-                await self._try_again(live, 0)
-            else:
-                await self._refused(live, err)
+                return 0.0
+            return self._refused(live, err)
         except Forbidden as err:
             log.warning("table %s: cannot write to chat %s: %s", live.id, live.chat_id, err)
+            return None
         except (RetryAfter, NetworkError) as err:
             log.info("table %s: table message delayed (%s)", live.id, err)
-            await self._try_again(live, _retry_delay(err))
-        else:
-            self._failures.pop(live.id, None)
+            return _retry_delay(err)
+        self._failures.pop(live.id, None)
+        return None
 
-    async def _refused(self, live: Live, err: BadRequest) -> None:
+    def _refused(self, live: Live, err: BadRequest) -> float | None:
         """An unexpected 400: try the edit once more, then post a fresh table message,
         rather than leave the players with the buttons of a turn that is over."""
         failures = self._failures.get(live.id, 0) + 1
@@ -97,10 +176,11 @@ class TelegramOutbox:
         log.warning("table %s: Telegram refused the table message (%d): %s",
                     live.id, failures, err)
         if failures == 1:
-            await self._try_again(live, RETRY_SECONDS)
-        elif failures == 2:
+            return RETRY_SECONDS
+        if failures == 2:
             live.message_id = None
-            await self._try_again(live, 0)
+            return 0.0
+        return None
 
     async def _put(self, live: Live, screen: Screen) -> None:
         bot = self.app.bot
@@ -125,21 +205,6 @@ class TelegramOutbox:
             disable_web_page_preview=True,
         )
         live.shown = screen
-
-    async def _try_again(self, live: Live, delay: float) -> None:
-        """Show the table again later, under its lock (a flood wait must not hold it)."""
-        queue = self.app.job_queue
-        if queue is None:
-            return
-        _drop(self._retries.pop(live.id, None))
-
-        async def again(_: Any) -> None:
-            self._retries.pop(live.id, None)
-            async with live.lock:
-                await self.show(live)
-
-        self._retries[live.id] = queue.run_once(again, when=max(delay, 0.01),
-                                                name=f"show-{live.id}")
 
     # ----------------------------------------------------------------- private messages
 
@@ -180,10 +245,12 @@ class TelegramOutbox:
         self._jobs[live.id] = queue.run_once(fire, when=wait.seconds, name=f"table-{live.id}")
 
     def stop(self) -> None:
-        for job in [*self._jobs.values(), *self._retries.values()]:
+        for job in self._jobs.values():
             _drop(job)
         self._jobs.clear()
-        self._retries.clear()
+        for writer in self._writers.values():
+            if writer.task is not None:
+                writer.task.cancel()
 
 
 def _drop(job: Job[Any] | None) -> None:

@@ -110,6 +110,10 @@ class Settings(BaseSettings):
     starting_chips: int = Field(default=1000, gt=0, description="Chips a new player gets.")
     default_ante: int = Field(default=10, gt=0, description="Ante of a new table.")
     rate_limit: bool = Field(default=True, description="Throttle calls to stay under limits.")
+    group_per_minute: float = Field(
+        default=18, gt=0, le=10_000,
+        description="Calls a minute the bot makes into one group (Telegram allows about 20).",
+    )
     log_level: LogLevel = Field(default="INFO", description="Logging threshold.")
 
     @field_validator("bot_token", mode="after")

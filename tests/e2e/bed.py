@@ -53,6 +53,7 @@ class Bed:
     def settings(self) -> Settings:
         return Settings(
             bot_token=SecretStr(FAKE_TOKEN), database=self.db, rate_limit=False,
+            group_per_minute=18 * TIME_SCALE,
             _env_file=None,  # type: ignore[call-arg]
             **self.overrides,
         )
@@ -83,6 +84,11 @@ class Bed:
     async def restart(self) -> None:
         await self.stop()
         await self.start()
+
+    def screens_due(self) -> bool:
+        """A table message is still to be written (its writer waits for the group's pace)."""
+        services = self.app.bot_data.get("services")
+        return isinstance(services, Services) and services.outbox.busy
 
     @property
     def services(self) -> Services:
@@ -116,7 +122,7 @@ class Bed:
         while True:
             await self.tg.world.wait_idle()
             busy = self.app.update_processor.current_concurrent_updates
-            if busy == 0 and self.app.update_queue.empty():
+            if busy == 0 and self.app.update_queue.empty() and not self.screens_due():
                 return
             await asyncio.sleep(0.02)
 

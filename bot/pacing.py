@@ -1,0 +1,83 @@
+"""Each group's share of Telegram: every call into a group waits here for its slot.
+
+Telegram lets a bot put about 20 messages a minute into one group, edits included. A
+table at human pace wants more edits than that, so the bot paces itself instead of
+collecting 429s: calls into one group are spaced evenly, at most `per_minute` in any
+minute, and new messages (a reply, the table message, results) go before edits. Waiting
+here never holds a table's lock: only the screen writer and replies wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+PER_MINUTE = 18
+"""Group calls a minute: Telegram's 20, with room for network jitter."""
+
+URGENT, EDIT = 0, 1
+"""Priorities: new messages first, then edits of a message already there."""
+
+
+@dataclass(slots=True)
+class _Group:
+    next_free: float = 0.0
+    waiting: list[tuple[int, int]] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class GroupPace:
+    """Slots for calls into groups, evenly spaced per group."""
+
+    def __init__(self, per_minute: float = PER_MINUTE, *, time_scale: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.spacing = 60.0 / per_minute / time_scale
+        self.clock = clock
+        self._groups: dict[int, _Group] = {}
+        self._tickets = itertools.count()
+
+    def wait_for_slot(self, chat_id: int) -> float:
+        """Seconds until the next slot of `chat_id` opens (0 when one is free now)."""
+        group = self._groups.get(chat_id)
+        return 0.0 if group is None else max(0.0, group.next_free - self.clock())
+
+    async def slot(self, chat_id: int, priority: int = EDIT) -> None:
+        """Return when this call may go into `chat_id`; the slot is used up."""
+        group = self._groups.setdefault(chat_id, _Group())
+        ticket = (priority, next(self._tickets))
+        heapq.heappush(group.waiting, ticket)
+        try:
+            while True:
+                now = self.clock()
+                if group.waiting[0] == ticket and now >= group.next_free:
+                    heapq.heappop(group.waiting)
+                    group.next_free = now + self.spacing
+                    group.changed.set()
+                    group.changed = asyncio.Event()
+                    return
+                changed = group.changed
+                delay = max(group.next_free - now, 0.0)
+                if group.waiting[0] != ticket:
+                    delay = max(delay, self.spacing)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=delay or None)
+        except BaseException:
+            if ticket in group.waiting:
+                group.waiting.remove(ticket)
+                heapq.heapify(group.waiting)
+                group.changed.set()
+                group.changed = asyncio.Event()
+            raise
+
+    def give_back(self, chat_id: int) -> None:
+        """A slot taken but not used (nothing to send after all): the next call may go now."""
+        group = self._groups.get(chat_id)
+        if group is not None:
+            group.next_free = self.clock()
+            group.changed.set()
+            group.changed = asyncio.Event()
