@@ -189,7 +189,7 @@ class Computer:
         needed = (
             now.cost / (now.pot + now.cost) * style.call_margin
             + now.behind * style.behind
-            + style.risk * now.cost / now.chips
+            + style.risk * now.cost / max(1, now.chips)
         )
         if now.cost == 0 or now.equity >= needed:
             return self._stay(hand, seat, legal, now)
