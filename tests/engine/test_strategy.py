@@ -22,6 +22,7 @@ from engine import (
     SeatIn,
     TieRule,
 )
+from engine.events import Raise
 from engine.players import CallingStation, Computer, Level, Player, next_to_decide, play_hand
 from engine.table import Table
 
@@ -262,3 +263,22 @@ def test_same_seeds_same_play() -> None:
         return out
 
     assert actions() == actions()
+
+
+def test_the_computers_play_every_phase() -> None:
+    acts: set[Act] = set()
+    bets: set[bool] = set()
+    for n in range(300):
+        rng = random.Random(f"phases|{n}")
+        seats = [SeatIn(p, rng.randint(40, 1500)) for p in range(4)]
+        hand = Hand.start(Rules(), seats, n % 4, f"phases|{n}".encode())
+        players = {i: make(KINDS[(i + n) % 4], random.Random(f"{n}|{i}")) for i in range(4)}
+        computers = {i for i, p in players.items() if isinstance(p, Computer)}
+        play_hand(hand, players)
+        acts |= {a.act for a in hand.actions if a.seat in computers}
+        bets |= {e.opening for e in hand.events if isinstance(e, Raise) and e.seat in computers}
+    assert acts == {
+        Act.BLIND, Act.NO_BLIND, Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.JOIN_SVARA,
+        Act.SKIP_SVARA,
+    }
+    assert bets == {True, False}  # the first bet after a deal, and raises
