@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import hashlib
+import hmac
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +40,12 @@ OVERALL_BURST, OVERALL_PERIOD = 14, 1.0
 
 CONCURRENT_UPDATES = 256
 """Updates handled at once: tables are independent, each has its own lock."""
+
+
+def link_secret(settings: Settings) -> bytes:
+    """The key that signs join links: derived from the token, so it is per install, stays
+    the same across restarts, and is known to nobody who does not hold the token."""
+    return hmac.new(settings.token().encode(), b"svara join links", hashlib.sha256).digest()
 
 
 def table_defaults(settings: Settings) -> TableSettings:
@@ -111,7 +119,7 @@ async def start_services(
     games = Games(store, outbox, defaults=table_defaults(settings),
                   starting_chips=settings.starting_chips, seed_source=seed_source)
     outbox.on_timer = games.on_timer
-    services = Services(store, games, translations, outbox)
+    services = Services(store, games, translations, outbox, link_secret(settings))
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     for line in await games.resume_all():

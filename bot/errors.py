@@ -54,6 +54,10 @@ class NeedPrivateChat(BotError):
         self.table_id = table_id
 
 
+class NotAMember(BotError):
+    msgid = N_("Only members of that group can sit at its table.")
+
+
 class AlreadySeated(BotError):
     msgid = N_("You are already at this table.")
 

@@ -6,6 +6,9 @@ popup that only the presser sees, or with the deep link that opens the private c
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +59,8 @@ class Services:
     games: Games
     translations: Translations
     outbox: TelegramOutbox
+    link_secret: bytes
+    """Signs the join links, so a link opens only the table it was made for."""
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -81,8 +86,28 @@ def thread_of(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-def join_link(bot_username: str, table_id: int) -> str:
-    return f"https://t.me/{bot_username}?start={JOIN_PAYLOAD}{table_id:x}"
+def join_payload(secret: bytes, table_id: int) -> str:
+    """``j<table id in hex>_<signature>``: a link nobody can make up for another table."""
+    digest = hmac.new(secret, f"join:{table_id}".encode(), hashlib.sha256).digest()
+    signature = base64.urlsafe_b64encode(digest[:12]).decode().rstrip("=")
+    return f"{JOIN_PAYLOAD}{table_id:x}_{signature}"
+
+
+def joined_table(secret: bytes, payload: str) -> int | None:
+    """The table a join payload is for, if its signature is ours."""
+    number, _, _ = payload[len(JOIN_PAYLOAD):].partition("_")
+    if not payload.startswith(JOIN_PAYLOAD) or not 1 <= len(number) <= 12:
+        return None
+    try:
+        table_id = int(number, 16)
+    except ValueError:
+        return None
+    return table_id if hmac.compare_digest(join_payload(secret, table_id), payload) else None
+
+
+def join_link(context: Context, table_id: int) -> str:
+    payload = join_payload(context.services.link_secret, table_id)
+    return f"https://t.me/{context.bot.username}?start={payload}"
 
 
 def _popup(text: str) -> str:
@@ -95,6 +120,18 @@ async def _is_admin(context: Context, chat_id: int, user_id: int) -> bool:
     except TelegramError:
         return False
     return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def _is_member(context: Context, chat_id: int, user_id: int) -> bool:
+    """Whether the user is in the group now (a join link may travel outside it)."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        return False
+    return member.status != ChatMemberStatus.RESTRICTED or bool(
+        getattr(member, "is_member", False))
 
 
 def _user_tr(context: Context, user: User) -> Translator:
@@ -125,7 +162,7 @@ async def on_press(update: Update, context: Context) -> None:
         try:
             answered = await _handle_press(query, context, tr)
         except errors.NeedPrivateChat as err:
-            await query.answer(url=join_link(context.bot.username, err.table_id))
+            await query.answer(url=join_link(context, err.table_id))
             answered = True
         except Exception as err:
             await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
@@ -214,7 +251,7 @@ async def _run(message: Message, tr: Translator, coro: Any, context: Context) ->
     try:
         await coro
     except errors.NeedPrivateChat as err:
-        link = join_link(context.bot.username, err.table_id)
+        link = join_link(context, err.table_id)
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Open the bot"),
                                                                 url=link)]])
         await _reply(context, message, err.text(tr), reply_markup=keyboard)
@@ -302,13 +339,12 @@ async def on_start(update: Update, context: Context) -> None:
         if not payload.startswith(JOIN_PAYLOAD):
             await _reply(context, message, help_text(tr))
             return
-        try:
-            table_id = int(payload[len(JOIN_PAYLOAD):], 16)
-        except ValueError:
-            table_id = -1
-        live = services.games.tables.get(table_id)
+        table_id = joined_table(services.link_secret, payload)
+        live = None if table_id is None else services.games.tables.get(table_id)
         if live is None:
             raise errors.NoTable()
+        if not await _is_member(context, live.chat_id, who.id):
+            raise errors.NotAMember()
         await services.games.join(live, who)
         await _reply(context, message, tr.gettext("You are at the table. Your cards will come "
                                          "here; good luck!"))

@@ -201,3 +201,37 @@ async def test_item14_every_command_and_button_is_answered_when_storage_fails(be
     # Once the disk has room again, the same commands go through.
     await act(bed, ana, group, "Start")
     assert live.hand is not None
+
+
+# --------------------------------------------------------------------- item 7
+
+
+async def test_item7_the_join_link_seats_only_members_of_that_group(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    stranger = bed.tg.world.user("Stranger")
+    group = bed.group(ana, boris)
+    await configure(bed, group)
+    await ana.send(group, "/newgame")
+    table = await bed.table_message(group)
+    live = bed.live(group)
+    # Boris has no private chat yet: Join answers with the signed deep link.
+    answer = await (await boris.press(table, "Join")).answer()
+    assert answer.url is not None
+    payload = answer.url.split("?start=", 1)[1]
+    assert payload.startswith(f"j{live.id:x}_") and len(payload) <= 64
+    # The old guessable form, a forged signature and another table's number all fail.
+    for forged in (f"j{live.id:x}", f"j{live.id:x}_AAAAAAAAAAAAAAAA",
+                   payload.replace(f"j{live.id:x}_", f"j{live.id + 1:x}_")):
+        await stranger.start_bot(forged)
+        await bed.idle()
+        assert stranger.last_dm.text == "There is no table here. Open one with /newgame.", forged
+    # The genuine link, forwarded to someone outside the group, does not seat him.
+    await stranger.open_link(answer.url)
+    await bed.idle()
+    assert stranger.last_dm.text == "Only members of that group can sit at its table."
+    assert live.table.seat(stranger.id) is None
+    # Boris, a member, is seated by it.
+    await boris.open_link(answer.url)
+    await bed.idle()
+    assert boris.last_dm.text == "You are at the table. Your cards will come here; good luck!"
+    assert live.table.seat(boris.id) is not None

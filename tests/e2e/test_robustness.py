@@ -244,7 +244,8 @@ async def test_join_without_a_private_chat_goes_through_the_deep_link(bed: Bed) 
     answer = await (await boris.press(table, "Join")).answer()
 
     assert answer.url is not None and not answer.show_alert and answer.text is None
-    assert re.fullmatch(r"https://t\.me/svara_test_bot\?start=j[0-9a-z]+", answer.url), answer.url
+    link = r"https://t\.me/svara_test_bot\?start=j[0-9a-f]+_[A-Za-z0-9_-]{16}"
+    assert re.fullmatch(link, answer.url), answer.url
     await settle(bed)
     assert table.text == before
     assert bed.live(group).table.seat(boris.id) is None
