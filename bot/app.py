@@ -170,13 +170,26 @@ def run(settings: Settings) -> None:
     asyncio.run(serve(settings))
 
 
-async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """Start, run until ``stop`` is set (or a stop signal comes), and stop cleanly."""
+async def serve(
+    settings: Settings, stop: asyncio.Event | None = None, *, signals: bool = True
+) -> None:
+    """Start, run until ``stop`` is set (or, with ``signals``, SIGINT or SIGTERM comes),
+    and stop cleanly."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM) if signals else ():
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
+            handled.append(sig)
+    try:
+        await _serve(settings, stop)
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     lock = lock_database(settings.database)
     try:
         check_database(settings.database)

@@ -60,7 +60,13 @@ class Health:
         self.last_update = self._wall()
 
     async def database_ok(self) -> bool:
-        """The file is writable and the store takes (and commits) a write transaction."""
+        """The file is writable and the store takes (and commits) a write transaction.
+
+        The file is looked at every time; the transaction is tried at most every
+        `DB_CHECK_TTL` seconds.
+        """
+        if not database_writable(self.database):
+            return False
         now = self._clock()
         if self._checked is not None and now - self._checked[0] < DB_CHECK_TTL:
             return self._checked[1]
@@ -72,7 +78,7 @@ class Health:
 
     async def _check(self) -> bool:
         store = self._store()
-        if store is None or not database_writable(self.database):
+        if store is None:
             return False
         try:
             async with store.db.transaction():

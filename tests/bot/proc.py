@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
+import shutil
 import socket
+import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,3 +79,29 @@ def fingerprint(folder: Path) -> dict[str, str]:
         for p in sorted(folder.iterdir())
         if p.is_file() and not p.name.endswith(".lock")
     }
+
+
+def can_run(argv: list[str]) -> bool:
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=30, check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@contextlib.contextmanager
+def unwritable(path: Path) -> Iterator[None]:
+    """Make ``path`` unwritable for the user running the tests (root too, via chattr)."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        try:
+            yield
+        finally:
+            path.chmod(0o644)
+        return
+    if shutil.which("chattr") is None or not can_run(["chattr", "+i", str(path)]):
+        pytest.skip("running as root and chattr +i is not available: cannot make a file "
+                    "unwritable")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)

@@ -7,12 +7,10 @@ nothing listens on.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import sqlite3
-import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -25,10 +23,12 @@ from tests.bot.proc import (
     OTHER_TOKEN,
     TOKEN,
     Done,
+    can_run,
     clean_env,
     closed_port,
     fingerprint,
     run_bot,
+    unwritable,
 )
 
 
@@ -120,18 +120,11 @@ async def test_a_database_another_bot_runs_on(standin: SandboxServer, folder: Pa
     assert fingerprint(folder) == before
 
 
-def _can(argv: list[str]) -> bool:
-    try:
-        return subprocess.run(argv, capture_output=True, timeout=30, check=False).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
 RO_MOUNT = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" && shift && exec "$@"'
 
 
 async def test_a_read_only_file_system(standin: SandboxServer, folder: Path) -> None:
-    if shutil.which("unshare") is None or not _can(["unshare", "-rm", "true"]):
+    if shutil.which("unshare") is None or not can_run(["unshare", "-rm", "true"]):
         pytest.skip("cannot mount a read-only file system here (unshare -rm is not allowed)")
     before = fingerprint(folder)
     # The folder is mounted read-only in a private mount namespace of the bot's process.
@@ -139,25 +132,6 @@ async def test_a_read_only_file_system(standin: SandboxServer, folder: Path) -> 
     done = await run_bot(folder, env_for(folder, api=standin.base_url), prefix=prefix)
     assert_refused(done, "read-only file system", "writable disk")
     assert fingerprint(folder) == before
-
-
-@contextlib.contextmanager
-def unwritable(path: Path) -> Iterator[None]:
-    """Make ``path`` unwritable for the user running the tests (root too, via chattr)."""
-    if os.geteuid() != 0:
-        path.chmod(0o444)
-        try:
-            yield
-        finally:
-            path.chmod(0o644)
-        return
-    if shutil.which("chattr") is None or not _can(["chattr", "+i", str(path)]):
-        pytest.skip("running as root and chattr +i is not available: cannot make a file "
-                    "unwritable")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(path)], check=True)
 
 
 async def test_an_unwritable_database(standin: SandboxServer, folder: Path) -> None:
