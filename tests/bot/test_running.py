@@ -1,5 +1,6 @@
-"""A real ``python -m bot`` process against the stand-in: it runs, ``status`` sees it,
-``restore`` refuses to touch its file, and SIGTERM stops it cleanly."""
+"""A real ``python -m bot`` process against the stand-in: it runs, takes its first
+automatic backup, ``status`` sees it, ``restore`` refuses to touch its file, and SIGTERM
+stops it cleanly."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ async def test_status_restore_and_stop_around_a_running_bot(tmp_path: Path) -> N
     db = tmp_path / "svara.sqlite3"
     async with SandboxServer(World(token=TOKEN)) as server:
         env = clean_env(SVARA_BOT_TOKEN=TOKEN, SVARA_API_BASE_URL=server.base_url,
-                        SVARA_DATABASE=str(db), SVARA_RATE_LIMIT="false")
+                        SVARA_DATABASE=str(db), SVARA_RATE_LIMIT="false",
+                        SVARA_BACKUP_DIR=str(tmp_path / "backups"))
         proc = await start_bot(tmp_path, env)
         try:
             async with asyncio.timeout(WAIT):
@@ -30,6 +32,10 @@ async def test_status_restore_and_stop_around_a_running_bot(tmp_path: Path) -> N
                     await asyncio.sleep(0.05)
             report = status_report(db)
             assert (report["running"], report["pid"]) == (True, proc.pid)
+            async with asyncio.timeout(WAIT):  # the first automatic backup is due at once
+                while not list((tmp_path / "backups").glob("svara-*.sqlite3")):
+                    assert proc.returncode is None
+                    await asyncio.sleep(0.05)
             assert report["database_ok"] is True
 
             backup = tmp_path / "copy.sqlite3"
