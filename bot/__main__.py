@@ -1,4 +1,5 @@
-"""Command line: ``python -m bot`` runs the bot; ``audit`` and ``backup`` look after the ledger."""
+"""Command line: ``python -m bot`` runs the bot; ``audit``, ``backup``, ``restore`` and
+``status`` look after the ledger."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ from bot.settings import Settings, describe_errors, env_name
 log = logging.getLogger("bot")
 
 STORE_COMMANDS = frozenset({"audit", "backup"})
+OPS_COMMANDS = frozenset({"restore", "status"})
 EXIT_CONFIG = 2
+EXIT_STARTUP = 1
 DEFAULT_ENV_FILE = Path(".env")
 HANDLER_NAME = "svara-bot"
 
@@ -31,6 +34,8 @@ commands:
   (none)                     run the bot (a webhook if SVARA_WEBHOOK_URL is set)
   audit [--db PATH]          check that the chip ledger adds up
   backup PATH [--db PATH]    copy the database safely while the bot runs
+  restore BACKUP [--db PATH] put a backup in place of the database (bot stopped)
+  status [--db PATH]         version, running or not, open tables, database ok
 
 Settings come from SVARA_* environment variables or a .env file in the current
 folder; .env.example lists them all.
@@ -61,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     if args and args[0] in STORE_COMMANDS:
         return _run_store_command(args)
+    if args and args[0] in OPS_COMMANDS:
+        return _run_command("bot.ops.cli", args)
 
     parser = argparse.ArgumentParser(
         prog="svara-bot",
@@ -74,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="read settings from this file as well as the environment (default: .env)",
     )
+    parser.add_argument("--version", action="version", version=f"svara-bot {_version()}")
     options = parser.parse_args(args)
     if options.env_file is not None and not options.env_file.is_file():
         print(f"No settings file at {options.env_file}.", file=sys.stderr)
@@ -83,13 +91,37 @@ def main(argv: list[str] | None = None) -> int:
     if settings is None:
         return EXIT_CONFIG
 
-    configure_logging(settings)
+    handler = configure_logging(settings)
     run = _load_runner()
     try:
         run(settings)
     except KeyboardInterrupt:
         log.info("stopped by keyboard interrupt")
+    except Exception as error:
+        return _failed(error, handler, sys.stderr)
     return 0
+
+
+def _failed(error: Exception, handler: logging.Handler, err: TextIO) -> int:
+    """One line on ``err`` for a run that ended in ``error``, never showing the token."""
+    from bot.ops.startup import StartupError
+
+    clean = _cleaner(handler)
+    if isinstance(error, StartupError):
+        print(clean(str(error)), file=err)
+        return EXIT_STARTUP
+    # A fault of the bot itself: the whole story goes to the log (token masked there too).
+    log.error("the bot stopped on an unexpected error", exc_info=error)
+    print(clean(f"The bot stopped on an unexpected error ({type(error).__name__}: {error}); "
+                "the log above has the details."), file=err)
+    return EXIT_STARTUP
+
+
+def _cleaner(handler: logging.Handler) -> Callable[[str], str]:
+    for found in handler.filters:
+        if isinstance(found, TokenFilter):
+            return found.clean
+    return lambda text: text
 
 
 def load_settings(env_file: Path | None, err: TextIO) -> Settings | None:
@@ -134,22 +166,23 @@ class TokenFilter(logging.Filter):
         self._secrets = sorted({token, quote(token, safe="")}, key=len, reverse=True)
         self._mask = mask
 
-    def _clean(self, text: str) -> str:
+    def clean(self, text: str) -> str:
+        """``text`` with the token masked."""
         for secret in self._secrets:
             text = text.replace(secret, self._mask)
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        cleaned = self._clean(message)
+        cleaned = self.clean(message)
         if cleaned != message:
             record.msg, record.args = cleaned, None
         if record.exc_info and not record.exc_text:
             record.exc_text = "".join(traceback.format_exception(*record.exc_info)).rstrip()
         if record.exc_text:
-            record.exc_text = self._clean(record.exc_text)
+            record.exc_text = self.clean(record.exc_text)
         if record.stack_info:
-            record.stack_info = self._clean(record.stack_info)
+            record.stack_info = self.clean(record.stack_info)
         return True
 
 
@@ -179,9 +212,19 @@ def _load_runner() -> Callable[[Settings], object]:
 
 
 def _run_store_command(args: list[str]) -> int:
-    module = importlib.import_module("bot.store.cli")
-    store_main = cast("Callable[[list[str]], int | None]", module.main)
-    return store_main(args) or 0
+    return _run_command("bot.store.cli", args)
+
+
+def _run_command(module_name: str, args: list[str]) -> int:
+    module = importlib.import_module(module_name)
+    command_main = cast("Callable[[list[str]], int | None]", module.main)
+    return command_main(args) or 0
+
+
+def _version() -> str:
+    from bot.ops.version import version
+
+    return version()
 
 
 if __name__ == "__main__":

@@ -1,26 +1,46 @@
-"""Build the Telegram application and run it (long polling, or a webhook when configured)."""
+"""Build the Telegram application and run it (long polling, or a webhook when configured).
+
+`serve` owns the whole life of the process: it takes the database's lock and checks the
+file (`bot.ops.startup`), asks Telegram who the bot is, opens the store, then either polls
+or serves the webhook and ``/healthz`` itself (`bot.ops.web`), schedules the automatic
+backups, and on SIGINT/SIGTERM stops everything in reverse order. A start that cannot
+succeed raises `StartupError` with the one line to print.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import hashlib
 import hmac
 import logging
-from collections.abc import Callable
+import signal
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
+from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 
 from bot.games import Games
 from bot.handlers import Context, Services, register
-from bot.http import AiohttpRequest
+from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
+from bot.ops.backups import Backups
+from bot.ops.health import Health
+from bot.ops.startup import (
+    StartupError,
+    check_database,
+    explain_telegram_error,
+    lock_database,
+)
+from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.table_settings import TableSettings
 from bot.texts import COMMANDS
 from engine import new_seed
@@ -40,6 +60,9 @@ OVERALL_BURST, OVERALL_PERIOD = 14, 1.0
 
 CONCURRENT_UPDATES = 256
 """Updates handled at once: tables are independent, each has its own lock."""
+
+UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+"""The update types the bot asks Telegram for."""
 
 
 def link_secret(settings: Settings) -> bytes:
@@ -94,6 +117,7 @@ def build_application(
             .request(AiohttpRequest())
             .get_updates_request(AiohttpRequest(pool_size=1))
         )
+    hide_private_texts()  # before the first call: DEBUG logs must not show anyone's cards
     if settings.rate_limit:
         builder = builder.rate_limiter(rate_limiter())
     app = (
@@ -153,18 +177,125 @@ async def stop_services(app: AnyApp) -> None:
 
 
 def run(settings: Settings) -> None:
-    """Run until interrupted: long polling, or a webhook when SVARA_WEBHOOK_URL is set."""
-    app = build_application(settings)
-    updates = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
-    if settings.webhook_url:
-        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-        app.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
-            webhook_url=settings.webhook_url,
-            secret_token=secret,
-            allowed_updates=updates,
+    """Run until SIGINT or SIGTERM; raise `StartupError` when the bot cannot start."""
+    asyncio.run(serve(settings))
+
+
+async def serve(
+    settings: Settings, stop: asyncio.Event | None = None, *, signals: bool = True
+) -> None:
+    """Start, run until ``stop`` is set (or, with ``signals``, SIGINT or SIGTERM comes),
+    and stop cleanly."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM) if signals else ():
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+            handled.append(sig)
+    try:
+        await _serve(settings, stop)
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+async def _serve(settings: Settings, stop: asyncio.Event) -> None:
+    lock = lock_database(settings.database)
+    try:
+        check_database(settings.database)
+        requests = (AiohttpRequest(), AiohttpRequest(pool_size=1))
+        builder = (
+            ApplicationBuilder()
+            .token(settings.token())
+            .base_url(settings.api_base_url)
+            .base_file_url(settings.file_url)
+            .request(requests[0])
+            .get_updates_request(requests[1])
         )
+        app = build_application(settings, builder)
+        server: WebServer | None = None
+        try:
+            server = await _start(app, settings)
+            log.info("running (%s)", "webhook" if server else "long polling")
+            await stop.wait()
+            log.info("stopping")
+        finally:
+            await _stop(app, server)
+            for request in requests:
+                await request.shutdown()
+    finally:
+        lock.release()
+
+
+async def _start(app: AnyApp, settings: Settings) -> WebServer | None:
+    try:
+        await app.initialize()  # getMe: the token and the network
+    except TelegramError as err:
+        raise explain_telegram_error(err, settings.api_base_url) from None
+    try:
+        services = await start_services(app, settings)
+    except StoreError as err:
+        raise StartupError(
+            f"Cannot start: the database {settings.database} cannot be opened ({err}); "
+            "check the disk, or restore a backup (python -m bot restore BACKUP)."
+        ) from None
+    server = None
+    if settings.webhook_url:
+        server = await _serve_webhook(app, settings, services)
     else:
-        app.run_polling(allowed_updates=updates)
+        assert app.updater is not None
+        try:
+            await app.updater.start_polling(allowed_updates=UPDATES)
+        except TelegramError as err:
+            raise explain_telegram_error(err, settings.api_base_url) from None
+    await app.start()
+    if settings.backup_dir is not None and app.job_queue is not None:
+        Backups(settings.database, settings.backup_dir, every_hours=settings.backup_every,
+                keep=settings.backup_keep).schedule(app.job_queue)
+    return server
+
+
+async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) -> WebServer:
+    assert settings.webhook_url is not None
+    health = Health(settings.database, store=lambda: services.store,
+                    open_tables=lambda: len(services.games.tables))
+    secret = settings.webhook_secret_value()
+    server = WebServer(app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
+                       listen=settings.webhook_listen, port=settings.webhook_port)
+    try:
+        await server.start()
+    except OSError as err:
+        raise StartupError(
+            f"Cannot start: cannot listen on {settings.webhook_listen}:{settings.webhook_port}"
+            f" ({err.strerror or err}); free the port or set SVARA_WEBHOOK_PORT."
+        ) from None
+    try:
+        await app.bot.set_webhook(settings.webhook_url, secret_token=secret,
+                                  allowed_updates=UPDATES)
+    except TelegramError as err:
+        await server.stop()
+        raise StartupError(
+            f"Cannot start: Telegram refused the webhook {settings.webhook_url} ({err}); "
+            "check SVARA_WEBHOOK_URL (Telegram calls https on ports 443, 80, 88 and 8443)."
+        ) from None
+    return server
+
+
+async def _stop(app: AnyApp, server: WebServer | None) -> None:
+    """Undo whatever `_start` got to, in reverse; one failing step does not skip the rest."""
+    steps: list[Callable[[], Awaitable[object]]] = []
+    if server is not None:
+        steps.append(server.stop)
+    if app.updater is not None and app.updater.running:
+        steps.append(app.updater.stop)
+    if app.running:
+        steps.append(app.stop)
+    steps.append(lambda: stop_services(app))
+    steps.append(app.shutdown)
+    for step in steps:
+        try:
+            await step()
+        except Exception:
+            log.exception("while stopping")
+

@@ -1,15 +1,23 @@
-"""python-telegram-bot's HTTP layer on aiohttp.
+"""python-telegram-bot's HTTP layer on aiohttp, and what of it may reach a log.
 
 PTB's default client spends most of a busy bot's processor time in its connection pool
 (every request checks every pooled connection); aiohttp, already a dependency, keeps a
 table's press-to-edit time low when many tables play at once.
+
+At DEBUG level PTB logs every Bot API call with its parameters and its answer, and every
+update it processes: that would put each player's private hand in the log.
+`PrivateTextFilter` blanks the text of everything addressed to one person (a private
+chat, a popup) in those records, at every level.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from typing import Any
 
 import aiohttp
+from telegram import TelegramObject
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
@@ -96,3 +104,109 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut(f"Timed out: {err!r}") from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp: {err!r}") from err
+
+
+# -- logs ----------------------------------------------------------------------------------
+
+HIDDEN = "<private text hidden>"
+
+PTB_LOGGERS = (
+    "telegram.Bot",  # calls and their answers (a plain Bot)
+    "telegram.ext.ExtBot",  # the same, for the Application's bot
+    "telegram.ext.Application",  # "Processing update ..."
+    "telegram.ext.Updater",
+)
+"""PTB's loggers that print Bot API parameters, answers or updates."""
+
+_TEXT_FIELDS = ("text", "caption", "message_text", "quote")
+_NESTED_TYPES = (Mapping, list, tuple, TelegramObject)
+
+
+def _is_private_chat_id(value: object) -> bool:
+    # Users' ids (and so their private chats') are positive; groups' are negative.
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value > 0
+    return isinstance(value, str) and value.isdigit()
+
+
+def _addressed_to_one_person(data: Mapping[str, Any]) -> bool:
+    if "callback_query_id" in data:
+        return True  # a popup: shown to the presser alone
+    if _is_private_chat_id(data.get("chat_id")):
+        return True  # a call sending to or editing in a private chat
+    chat = data.get("chat")
+    if isinstance(chat, Mapping):
+        return chat.get("type") == "private" or _is_private_chat_id(chat.get("id"))
+    return False
+
+
+def redact_private(value: Any) -> Any:
+    """``value`` with the text of every private message and popup in it replaced.
+
+    Walks Bot API parameters, answers and updates (dicts, lists and Telegram objects);
+    returns ``value`` itself when there is nothing to hide, else a redacted copy (the
+    original is never changed: the bot is still using it).
+    """
+    if isinstance(value, TelegramObject):
+        as_dict = value.to_dict()
+        cleaned = redact_private(as_dict)
+        return value if cleaned is as_dict else cleaned
+    if isinstance(value, Mapping):
+        changed = False
+        out: dict[Any, Any] = {}
+        hide = _addressed_to_one_person(value)
+        for key, item in value.items():
+            if hide and key in _TEXT_FIELDS and item is not None:
+                out[key] = HIDDEN
+                changed = True
+            elif isinstance(item, _NESTED_TYPES):
+                out[key] = redact_private(item)
+                changed = changed or out[key] is not item
+            else:
+                out[key] = item
+        return out if changed else value
+    if isinstance(value, list | tuple):
+        items = [redact_private(item) for item in value]
+        if all(new is old for new, old in zip(items, value, strict=True)):
+            return value
+        return type(value)(items) if isinstance(value, tuple) else items
+    return value
+
+
+class PrivateTextFilter(logging.Filter):
+    """Hide private-message and popup texts in the arguments of a log record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and args:
+            cleaned = redact_private(args)
+            if cleaned is not args:
+                record.args = cleaned
+        elif isinstance(args, Mapping):
+            cleaned_map = redact_private(args)
+            if cleaned_map is not args:
+                record.args = cleaned_map
+        return True
+
+
+_FILTER = PrivateTextFilter()
+
+
+def hide_private_texts(loggers: tuple[str, ...] = PTB_LOGGERS) -> None:
+    """Put the `PrivateTextFilter` on PTB's loggers (once; calling again is harmless).
+
+    On the loggers themselves, not on a handler: every handler anyone adds sees the
+    redacted record.
+    """
+    for name in loggers:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+
+
+def show_private_texts(loggers: tuple[str, ...] = PTB_LOGGERS) -> None:
+    """Take the filter off again (tests prove with it that the filter is what hides)."""
+    for name in loggers:
+        logging.getLogger(name).removeFilter(_FILTER)

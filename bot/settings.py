@@ -8,6 +8,8 @@ honours a bare ``PORT``, which hosting platforms set for the process.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from pathlib import Path
 from typing import Literal
@@ -89,6 +91,16 @@ class Settings(BaseSettings):
     )
     webhook_secret: SecretStr | None = Field(
         default=None, description="Secret Telegram sends back with every webhook call."
+    )
+
+    backup_dir: Path | None = Field(
+        default=None, description="Folder for automatic backups; unset: no automatic backups."
+    )
+    backup_every: float = Field(
+        default=24, gt=0, le=24 * 366, description="Hours between automatic backups."
+    )
+    backup_keep: int = Field(
+        default=7, ge=1, le=10_000, description="Automatic backups kept; older ones are deleted."
     )
 
     turn_timeout: float = Field(default=45, gt=0, description="Seconds a player has to act.")
@@ -194,6 +206,16 @@ class Settings(BaseSettings):
         """Whether updates come by webhook (else by long polling)."""
         return self.webhook_url is not None
 
+    def webhook_secret_value(self) -> str:
+        """The secret Telegram must send with every webhook call.
+
+        ``SVARA_WEBHOOK_SECRET`` when set; otherwise one derived from the token, so it is
+        the same at every start of this install and changes when the token does.
+        """
+        if self.webhook_secret is not None:
+            return self.webhook_secret.get_secret_value()
+        return derive_webhook_secret(self.token())
+
 
 def derive_file_url(api_base_url: str) -> str:
     """The file endpoint that goes with a Bot API endpoint.
@@ -205,6 +227,11 @@ def derive_file_url(api_base_url: str) -> str:
     if base.endswith("/bot"):
         return base[: -len("bot")] + "file/bot"
     return base + "/file/bot"
+
+
+def derive_webhook_secret(token: str) -> str:
+    """A webhook secret from the bot token: 64 hex digits, useless for finding the token."""
+    return hmac.new(token.encode(), b"svara-bot webhook secret", hashlib.sha256).hexdigest()
 
 
 def env_name(field: str) -> str:

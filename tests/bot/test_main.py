@@ -222,3 +222,67 @@ def test_python_dash_m_bot_without_token(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "@BotFather" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        entry.main(["--version"])
+    assert caught.value.code == 0
+    from importlib.metadata import version
+
+    assert capsys.readouterr().out.strip() == f"svara-bot {version('svara-bot')}"
+
+
+def test_python_dash_m_bot_version(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--version"], cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(entry.__file__).resolve().parent.parent)},
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("svara-bot 0.")
+
+
+def test_ops_commands_go_to_the_ops_module(
+    app: FakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def main(argv: list[str]) -> int:
+        calls.append(argv)
+        return 1
+
+    module = types.ModuleType("bot.ops.cli")
+    module.main = main  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.ops.cli", module)
+    assert entry.main(["status", "--db", "x.sqlite3"]) == 1
+    assert entry.main(["restore", "b.sqlite3"]) == 1
+    assert calls == [["status", "--db", "x.sqlite3"], ["restore", "b.sqlite3"]]
+    assert app.calls == []
+
+
+def test_a_start_up_failure_is_one_line_without_the_token(
+    app: FakeApp, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.ops.startup import StartupError
+
+    token = fake_token("q")
+    monkeypatch.setenv("SVARA_BOT_TOKEN", token)
+    app.error = StartupError(f"Cannot start: the token `{token}` was rejected; fix it.")
+    assert entry.main([]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == "Cannot start: the token `<token>` was rejected; fix it."
+    assert token not in err
+
+
+def test_an_unexpected_error_ends_in_one_line_without_the_token(
+    app: FakeApp, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = fake_token("w")
+    monkeypatch.setenv("SVARA_BOT_TOKEN", token)
+    app.error = RuntimeError(f"boom at https://api.telegram.org/bot{token}/getMe")
+    assert entry.main([]) == 1
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("The bot stopped on an unexpected error (RuntimeError: boom")
+    assert token not in err

@@ -1,0 +1,125 @@
+"""``python -m bot restore BACKUP [--db PATH]``: put a backup in place of the database.
+
+The backup is copied next to the database with the ``backup`` command's function
+(SQLite's backup API and an integrity check), audited, and its schema checked; only a
+copy that passes all three replaces the database. The database it replaces is kept
+beside it (``svara.sqlite3.before-restore-<time>``, with its journal files). The whole
+restore holds the database's lock: it refuses while a bot runs on that file, and a bot
+started meanwhile refuses to start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from bot.ops.lock import Busy, DatabaseLock
+from bot.store import cli
+from bot.store.audit import audit_file
+from bot.store.migrations import LATEST
+
+SIDECARS = ("-wal", "-shm")
+
+
+def restore(
+    backup: Path,
+    database: Path,
+    *,
+    out: TextIO,
+    err: TextIO,
+    clock: Callable[[], float] = time.time,
+) -> int:
+    """Restore ``backup`` into ``database``; the exit code (0 done, 1 refused, 2 usage)."""
+    if not backup.is_file():
+        print(f"restore: no backup at {backup}", file=err)
+        return 2
+    if database.exists() and backup.resolve() == database.resolve():
+        print("restore: the backup is the database itself", file=err)
+        return 2
+    if not database.parent.is_dir():
+        print(f"restore: the folder {database.parent} does not exist", file=err)
+        return 2
+    now = clock()
+    try:
+        with DatabaseLock(database, role="restore", now=now):
+            return _restore_locked(backup, database, now, out, err)
+    except Busy as busy:
+        who = f" (pid {busy.holder.pid})" if busy.holder else ""
+        print(f"restore: a bot is running on {database}{who}; stop it first, then restore",
+              file=err)
+        return 1
+    except OSError as error:
+        print(f"restore: cannot write next to {database}: {error.strerror or error}", file=err)
+        return 1
+
+
+def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
+                    err: TextIO) -> int:
+    partial = database.with_name(database.name + ".restoring")
+    for leftover in (partial, *(partial.with_name(partial.name + s) for s in SIDECARS)):
+        leftover.unlink(missing_ok=True)
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+        code = cli.backup(backup, partial)
+    if code != 0 or not partial.is_file():
+        print(f"restore: {backup} is not a usable backup: {said.getvalue().strip()}", file=err)
+        partial.unlink(missing_ok=True)
+        return 1
+    problem = _check_copy(partial)
+    if problem is not None:
+        print(f"restore: {backup} {problem}; nothing was changed", file=err)
+        partial.unlink(missing_ok=True)
+        return 1
+    kept = None
+    if database.exists():
+        stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%dT%H%M%SZ")
+        kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+        # The file with its journal files moves as one: together they are the old database.
+        for suffix in SIDECARS:
+            side = database.with_name(database.name + suffix)
+            if side.exists():
+                os.replace(side, kept.with_name(kept.name + suffix))
+        os.replace(database, kept)
+    os.replace(partial, database)
+    _sync_folder(database.parent)
+    report = audit_file(str(database))
+    print(f"restored {backup} into {database}; {report.summary()}", file=out)
+    if kept is not None:
+        print(f"the database it replaced is kept at {kept}", file=out)
+    return 0
+
+
+def _check_copy(path: Path) -> str | None:
+    """Why the verified copy must not go in place, or None."""
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+        report = audit_file(str(path))
+    except sqlite3.Error as error:
+        return f"cannot be read ({error})"
+    if version > LATEST:
+        return f"was made by a newer version of the bot (schema {version}, this knows {LATEST})"
+    if version == 0:
+        return "holds no bot data (schema 0)"
+    if not report.ok:
+        return f"fails the audit ({report.summary()})"
+    return None
+
+
+def _sync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

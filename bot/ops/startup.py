@@ -1,0 +1,148 @@
+"""Start-up checks: every way the bot can fail to start becomes one line saying what is
+wrong and what to do, and none of them changes the database.
+
+The database is checked before anything is written: its folder, the lock (one bot per
+file), write access, that it is a SQLite file at all, and that this code knows its schema.
+Only then is Telegram asked who the bot is, and only after that is the store opened (and
+migrated). A failed start therefore leaves the file as it was.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError, TimedOut
+
+from bot.ops.lock import Busy, DatabaseLock
+from bot.store.migrations import LATEST
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+HEADER_SIZE = 100
+USER_VERSION_OFFSET = 60  # where SQLite keeps PRAGMA user_version in the file header
+
+
+class StartupError(Exception):
+    """The bot cannot start; ``str()`` is the one line to print."""
+
+
+def _refuse(what: str, todo: str) -> StartupError:
+    return StartupError(f"Cannot start: {what}; {todo}.")
+
+
+def _write_problem(path: Path, err: OSError, subject: str) -> StartupError:
+    if err.errno == errno.EROFS:
+        return _refuse(f"{subject} {path} is on a read-only file system",
+                       "put the database on a writable disk (SVARA_DATABASE)")
+    if err.errno in (errno.EACCES, errno.EPERM):
+        return _refuse(f"{subject} {path} cannot be written (permission denied)",
+                       "give the user running the bot write access to it and its folder")
+    if err.errno == errno.ENOSPC:
+        return _refuse(f"the disk holding {path} is full", "free some space")
+    return _refuse(f"{subject} {path} cannot be written ({err.strerror or err})",
+                   "check the disk and SVARA_DATABASE")
+
+
+def lock_database(database: Path, *, now: float | None = None) -> DatabaseLock:
+    """Take the database's lock for the bot, or raise `StartupError` saying why not."""
+    folder = database.parent
+    if database.is_dir():
+        raise _refuse(f"SVARA_DATABASE ({database}) is a folder",
+                      "point it at a file, e.g. svara.sqlite3 in that folder")
+    if not folder.is_dir():
+        raise _refuse(f"the folder {folder} for the database does not exist",
+                      "create it or point SVARA_DATABASE elsewhere")
+    lock = DatabaseLock(database, role="bot", now=time.time() if now is None else now)
+    try:
+        lock.acquire()
+    except Busy as busy:
+        who = f"pid {busy.holder.pid}, a {busy.holder.role}" if busy.holder else "unknown"
+        raise _refuse(f"another process ({who}) is using the database {database}",
+                      "stop it first, or give this bot its own SVARA_DATABASE") from None
+    except OSError as err:
+        raise _write_problem(folder, err, "the database folder") from None
+    return lock
+
+
+def check_database(database: Path) -> None:
+    """Refuse a database this bot could not write or does not understand; change nothing."""
+    if not database.exists():
+        return  # created at the first start; the lock proved the folder writable
+    for path in (database, *_sidecars(database)):
+        try:
+            os.close(os.open(path, os.O_RDWR))  # opening for writing writes nothing
+        except OSError as err:
+            raise _write_problem(path, err, "the database") from None
+    version = _schema_version(database)
+    if version > LATEST:
+        raise _refuse(
+            f"the database {database} was written by a newer version of the bot "
+            f"(schema {version}, this version knows up to {LATEST})",
+            "run the newer version, or restore a backup made by this one "
+            "(python -m bot restore BACKUP)")
+
+
+def _sidecars(database: Path) -> list[Path]:
+    found = []
+    for suffix in ("-wal", "-shm"):
+        path = database.with_name(database.name + suffix)
+        if path.exists():
+            found.append(path)
+    return found
+
+
+def _not_a_database(database: Path) -> StartupError:
+    return _refuse(f"{database} is not a SQLite database",
+                   "point SVARA_DATABASE at the bot's database, or restore a backup "
+                   "(python -m bot restore BACKUP)")
+
+
+def _schema_version(database: Path) -> int:
+    """The schema version, read without creating or changing any file.
+
+    With no write-ahead log beside it the file's header is the whole truth; with one, only
+    SQLite can say, read-only.
+    """
+    try:
+        with database.open("rb") as file:
+            header = file.read(HEADER_SIZE)
+    except OSError as err:
+        raise _refuse(f"the database {database} cannot be read ({err.strerror or err})",
+                      "check its permissions") from None
+    if not header:
+        return 0  # an empty file is an empty database
+    if len(header) < HEADER_SIZE or not header.startswith(SQLITE_MAGIC):
+        raise _not_a_database(database)
+    if not database.with_name(database.name + "-wal").exists():
+        return int.from_bytes(header[USER_VERSION_OFFSET:USER_VERSION_OFFSET + 4], "big")
+    try:
+        conn = sqlite3.connect(database.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        raise _not_a_database(database) from None
+
+
+def explain_telegram_error(err: TelegramError, api_base_url: str) -> StartupError:
+    """The line for a failure to reach Telegram at start-up (never shows the token)."""
+    host = urlsplit(api_base_url).netloc or api_base_url
+    if isinstance(err, InvalidToken):
+        return _refuse("Telegram rejected the bot token (SVARA_BOT_TOKEN)",
+                       "copy the bot's current token from @BotFather (/mybots, API Token) "
+                       "into SVARA_BOT_TOKEN")
+    if isinstance(err, TimedOut):
+        return _refuse(f"the Telegram Bot API at {host} did not answer in time",
+                       "check the network connection (and SVARA_API_BASE_URL), then start "
+                       "again")
+    if isinstance(err, NetworkError) and not isinstance(err, BadRequest):
+        return _refuse(f"cannot reach the Telegram Bot API at {host}",
+                       "check the network connection (and SVARA_API_BASE_URL), then start "
+                       "again")
+    return _refuse(f"the Telegram Bot API at {host} refused the start ({type(err).__name__})",
+                   "check SVARA_BOT_TOKEN and SVARA_API_BASE_URL")
