@@ -222,3 +222,23 @@ def test_item5_a_hand_without_a_timeout_breaks_the_streak() -> None:
         table.settle(hand)
         assert table.seats[0].timeouts == [1, 0, 1][n]
     assert not table.seats[0].sitting_out
+
+
+# --------------------------------------------------------------------- item 18
+
+
+def test_item18_im_back_during_a_hand_is_not_undone_when_the_hand_ends() -> None:
+    table = three_at_a_table()
+    for seed in (b"a", b"b"):
+        hand = first_to_act_is_ana(table, seed)
+        play(hand, ana_times_out=True)
+        table.settle(hand)
+    assert table.seats[0].sitting_out and table.seats[0].timeouts == 2
+    hand = table.deal(b"c")
+    assert not hand.in_play(0)
+    table.set_away(100, False)  # "I'm back", pressed while the hand runs
+    play(hand, ana_times_out=False)
+    assert 100 not in hand.result()["timeouts"]
+    table.settle(hand)
+    assert not table.seats[0].sitting_out and table.seats[0].timeouts == 0
+    assert table.deal(b"d").in_play(0)
