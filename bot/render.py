@@ -153,11 +153,10 @@ def _status(view: TableView, tr: Translator, hand: Hand, seat: int) -> str:
         parts.append(tr.format("in {chips}", chips=s.committed))
     if s.blind:
         parts.append(tr.gettext("blind"))
-    # Away as the table has it now: "I'm back" pressed during the hand shows at once.
-    if any(v.player == s.player and v.sitting_out for v in view.seats):
-        parts.append(tr.gettext("away"))
-    elif not s.in_round:
-        parts.append(tr.gettext("out"))
+    if not s.in_round:
+        # Away as the table has it now: "I'm back" pressed during the hand shows at once.
+        away = any(v.player == s.player and v.sitting_out for v in view.seats)
+        parts.append(tr.gettext("away") if away else tr.gettext("out"))
     elif s.folded:
         parts.append(tr.gettext("folded"))
     elif s.stack == 0 and not hand.is_over:

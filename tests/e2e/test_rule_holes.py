@@ -195,6 +195,8 @@ async def test_item4_a_player_sitting_out_is_offered_the_svara_and_joins(bed: Be
     assert running is not None and running.round_no == 2 and running.in_play(2)
     assert running.seats[2].stack == vera_stack - 20
     assert len(cards_dm(vera, 3)) == dealt_before + 1
+    # In the svara she plays like anyone: her line shows her stack, not "away".
+    assert f"Vera: {vera_stack - 20}" in [line.lstrip("▶ ") for line in await lines(bed, group)]
     own = cards_of(running, 2, (0, 1, 2))[2]
     assert f"Hand 3: {format_hand(own)}" in cards_dm(vera, 3)[-1]
 
@@ -210,12 +212,13 @@ async def test_item18_im_back_pressed_during_a_hand_sticks(bed: Bed) -> None:
     await ring(bed, group, "next")  # hand 3, without Vera
     hand = live.hand
     assert hand is not None and not hand.in_play(2)
-    assert any("Vera:" in line and "away" in line for line in await lines(bed, group))
+    vera_stack = stacks(live)[vera.id]
+    assert f"Vera: {vera_stack} · away" in await lines(bed, group)
     assert await bed.press(vera, group, "My cards") == AWAY_NO_CARDS
 
     assert await bed.press(vera, group, "I'm back") is None
     assert not any("I'm back" in row for row in await buttons(bed, group))
-    assert not any("Vera:" in line and "away" in line for line in await lines(bed, group))
+    assert f"Vera: {vera_stack} · out" in await lines(bed, group)  # back from the next hand
     assert await bed.press(vera, group, "My cards") == NEXT_HAND_NO_CARDS
     assert await command(bed, boris, group, "/back") == [YOU_ARE_PLAYING]
     assert await command(bed, vera, group, "/back") == [YOU_ARE_PLAYING]
@@ -223,7 +226,7 @@ async def test_item18_im_back_pressed_during_a_hand_sticks(bed: Bed) -> None:
     await play_hand(bed, group, players)
     screen = await lines(bed, group)
     assert "Svara · hand 3 is over" in screen[0]
-    assert f"Vera: {stacks(live)[vera.id]}" in screen
+    assert f"Vera: {vera_stack}" in screen
     seat = live.table.seat(vera.id)
     assert seat is not None and not seat.sitting_out and seat.timeouts == 0
     stored = {s.user_id: s for s in await bed.store.tables.seats(live.id)}
