@@ -86,6 +86,33 @@ class WaitForHand(BotError):
     msgid = N_("Wait for the hand to end.")
 
 
+class TopUpAfterHand(BotError):
+    msgid = N_("You sit this hand out; chips are added between hands. Send /topup again "
+               "when it ends.")
+
+
+class AlreadyPlaying(BotError):
+    msgid = N_("You are playing.")
+
+
+class NoCardsAway(BotError):
+    msgid = N_("You have no cards: you are sitting out. Press I'm back to play from the "
+               "next hand.")
+
+
+class NoCardsShort(BotError):
+    msgid = N_("You have no cards: your stack is below the ante, so you sit this hand out. "
+               "Add chips with /topup when it ends.")
+
+
+class NoCardsThisRound(BotError):
+    msgid = N_("You have no cards in this round; you play from the next hand.")
+
+
+class Closing(BotError):
+    msgid = N_("This table closes after the hand in progress.")
+
+
 class BadTopUp(BotError):
     msgid = N_("You can add up to {room} chips now (your balance is {balance}).")
 

@@ -100,6 +100,8 @@ class Live:
     """Settings an admin changed during a hand; they apply from the next deal."""
     shown: object = None
     """The last screen the outbox put in the chat (to skip edits that change nothing)."""
+    closing: bool = False
+    """/endgame came during a hand: the table closes when that hand ends."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -118,7 +120,31 @@ class Live:
             outcome=self.outcome, note=self.note,
             autostart_seconds=math.ceil(self.wait.seconds)
             if self.wait is not None and self.wait.kind == "autostart" else None,
+            closing=self.closing,
         )
+
+
+def _takes_part(hand: Hand, seat: int) -> bool:
+    """The seat has a stake in the hand: dealt into this round, or it may join the svara."""
+    return hand.seats[seat].in_round or seat in hand.pending
+
+
+def _dealt_in(hand: Hand, seat: int) -> bool:
+    """The seat was dealt into the hand's first round (it paid the ante)."""
+    first = next(e for e in hand.events if isinstance(e, RoundStarted))
+    return seat in first.seats
+
+
+def _why_no_deal(table: Table) -> str:
+    """Why the next hand cannot be dealt, as the note of the closed table."""
+    with_chips = [s for s in table.seats if s.stack >= table.rules.ante]
+    if len(with_chips) >= 2:
+        if table.players_ready():
+            return N_("Only one player is active; the others are sitting out: the table is "
+                      "closed and every stack went back.")
+        return N_("Everyone is sitting out: the table is closed and every stack went back.")
+    return N_("Fewer than two players can pay the ante: the table is closed and every stack "
+              "went back.")
 
 
 class Outbox(Protocol):
@@ -242,6 +268,8 @@ class Games:
             self._check_live(live)
             if live.table.seat(who.id) is not None:
                 raise errors.AlreadySeated()
+            if live.closing:
+                raise errors.Closing()
             if len(live.table.seats) >= live.settings.max_seats:
                 raise errors.TableFull()
             buy_in = min(balance, live.settings.max_buy_in)
@@ -280,7 +308,11 @@ class Games:
             if seat is None:
                 raise errors.NotAtTable()
             if live.table.in_hand and who.id in live.table.dealt:
-                raise errors.WaitForHand()
+                hand = live.hand
+                index = None if hand is None else hand.seat_of(who.id)
+                if hand is not None and index is not None and _takes_part(hand, index):
+                    raise errors.WaitForHand()
+                raise errors.TopUpAfterHand()
             room = live.settings.max_buy_in - seat.stack
             wanted = min(room, balance) if amount is None else amount
             if not 1 <= wanted <= min(room, balance):
@@ -310,17 +342,23 @@ class Games:
             if seat is None:
                 raise errors.NotAtTable()
             if not seat.sitting_out:
-                return
+                raise errors.AlreadyPlaying()
             await self.store.tables.update_seat(live.id, who.id, sitting_out=False, timeouts=0)
             live.table.set_away(who.id, False)
             await self._publish(live)
 
     async def end(self, live: Live, who: Player, *, is_admin: bool) -> None:
-        """/endgame: refund a hand in progress and close the table."""
+        """/endgame: close the table now, or when the hand in progress ends (never refund it)."""
         async with live.lock:
             self._check_live(live)
             if who.id != live.creator and not is_admin:
                 raise errors.OnlyCreatorOrAdmin()
+            if live.hand is not None and not live.hand.is_over:
+                if live.closing:
+                    raise errors.Closing()
+                live.closing = True
+                self.outbox.show(live)  # the turn's timer runs on untouched
+                return
             await self._close(live, N_("The table was closed; every chip went back."))
 
     # ----------------------------------------------------------------- play
@@ -350,9 +388,21 @@ class Games:
         if hand is None or hand_id != live.hand_id:
             raise errors.Expired()
         seat = hand.seat_of(who.id)
-        if seat is None or not hand.seats[seat].in_round:
+        if seat is None and live.table.seat(who.id) is None:
             raise errors.NotAtTable()
-        return hand, seat
+        if seat is None:
+            raise errors.NoCardsThisRound()  # he sat down during the hand
+        me = hand.seats[seat]
+        if me.in_round:
+            return hand, seat
+        if _dealt_in(hand, seat):
+            raise errors.NoCardsThisRound()  # a svara he is not in
+        if not me.sitting_out:
+            raise errors.NoCardsShort()
+        at_table = live.table.seat(who.id)
+        if at_table is not None and not at_table.sitting_out:
+            raise errors.NoCardsThisRound()  # away when dealt, back from the next hand
+        raise errors.NoCardsAway()
 
     async def on_timer(self, table_id: int, wait: Wait) -> None:
         """A table's timer rang; it acts only if the table still waits for exactly that."""
@@ -399,8 +449,7 @@ class Games:
 
     async def _deal(self, live: Live) -> None:
         if not live.table.can_deal():
-            await self._close(live, N_("Fewer than two players can pay the ante: the table "
-                                       "is closed and every stack went back."))
+            await self._close(live, _why_no_deal(live.table))
             return
         await self._take_settings(live)
         hand = live.table.deal(self.seed_source())
@@ -443,7 +492,11 @@ class Games:
         dealt = [e for e in events if isinstance(e, Dealt)]
         if hand.is_over:
             await self._finish(live, hand)
-        await self._publish(live)
+            if live.closing:
+                await self._close(live, N_("The table closed after the hand, as asked; every "
+                                           "stack went back."))
+        if live.status != "closed":
+            await self._publish(live)
         for event in dealt:
             self.outbox.send_cards(live, private_hands(hand, event.seats, live.hand_no))
 
@@ -465,9 +518,9 @@ class Games:
                                 live.id, seat.player, err)
 
     async def _close(self, live: Live, note: str) -> None:
-        if live.hand is not None and not live.hand.is_over:
-            await self.store.hands.abort(live.hand_id, "the table was closed")
-            live.hand = None
+        """Close a table between hands: every stack goes back. A hand is never refunded here."""
+        assert live.hand is None or live.hand.is_over, "a table closes between hands"
+        live.hand = None
         await self.store.tables.close(live.id)
         live.status = "closed"
         live.note = note

@@ -58,6 +58,8 @@ class TableView:
     """A message id (marked with N_) shown under the table: why it closed, a refund."""
     autostart_seconds: int | None = None
     """The lobby deals by itself this long after it filled (the autostart setting)."""
+    closing: bool = False
+    """/endgame was sent during the hand: the table closes when it ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +153,10 @@ def _status(view: TableView, tr: Translator, hand: Hand, seat: int) -> str:
         parts.append(tr.format("in {chips}", chips=s.committed))
     if s.blind:
         parts.append(tr.gettext("blind"))
-    if s.sitting_out:
-        parts.append(tr.gettext("away"))
-    elif not s.in_round:
-        parts.append(tr.gettext("out"))
+    if not s.in_round:
+        # Away as the table has it now: "I'm back" pressed during the hand shows at once.
+        away = any(v.player == s.player and v.sitting_out for v in view.seats)
+        parts.append(tr.gettext("away") if away else tr.gettext("out"))
     elif s.folded:
         parts.append(tr.gettext("folded"))
     elif s.stack == 0 and not hand.is_over:
@@ -174,6 +176,8 @@ def _playing(view: TableView, tr: Translator) -> Screen:
                                     count=hand.round_no - 1)
     lines: list[str] = [title, tr.format("Pot: <b>{pot}</b> · dealer {dealer}", pot=hand.pot,
                               dealer=_name(view, hand.seats[hand.dealer].player))]
+    if view.closing:
+        lines.append(tr.gettext("🔚 Closing after this hand: then every stack goes back."))
     lines.append("")
     for i, s in enumerate(hand.seats):
         marker = "▶ " if i == hand.to_act or i in hand.pending else "   "
@@ -257,7 +261,7 @@ def _presets(hand: Hand, raise_to: tuple[int, int] | None, all_in: int | None) -
     if raise_to is None:
         return []
     low, high = raise_to
-    options = {low, min(2 * low, high), min(hand.level + hand.pot, high)}
+    options = {low, min(2 * low, high), min(hand.level + hand.round_pot, high)}
     return sorted(a for a in options if low <= a <= high and a != all_in)[:3]
 
 

@@ -13,7 +13,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("bet", N_("Bet or raise to a custom amount: /bet 50")),
     ("back", N_("Come back after sitting out")),
     ("topup", N_("Bring more chips between hands: /topup or /topup 200")),
-    ("endgame", N_("Close the table and refund the hand (creator or admin)")),
+    ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
     ("balance", N_("Your chips")),
     ("settings", N_("Table settings of this chat (admins change them)")),
     ("rules", N_("The rules of Svara")),
@@ -55,8 +55,8 @@ def rules_text(tr: Translator, settings: TableSettings) -> str:
         tr.gettext("<b>Svara</b>: a tie is not paid out. The tied players play it again for "
                    "free; anyone else at the table may join by paying the pot divided by "
                    "the number of tied players."),
-        tr.gettext("A player who does not act in time folds; after two timeouts in a row he "
-                   "sits out until he taps I'm back."),
+        tr.gettext("A player who does not act in time folds; after timeouts in two hands in "
+                   "a row he sits out until he taps I'm back."),
         "",
         tr.gettext("<b>This chat's table</b>:"),
         *rules_lines(tr, settings),

@@ -79,7 +79,6 @@ class Hand:
         self.opened = False
         self.last_blind = 0
         self.blind_seat: int | None = None
-        self.first_blind_seat: int | None = None
         self.stake = 0
         self.tied: tuple[int, ...] = ()
         self.pending: set[int] = set()
@@ -133,6 +132,11 @@ class Hand:
     def pot(self) -> int:
         """All chips now in the middle: this round's and any svara still waiting."""
         return self.dead + sum(s.committed for s in self.seats) + sum(a for a, _ in self.queued)
+
+    @property
+    def round_pot(self) -> int:
+        """The pot of this round alone: in a svara, that svara's pot, not the ones waiting."""
+        return self.dead + sum(s.committed for s in self.seats)
 
     @property
     def stacks(self) -> dict[int, int]:
@@ -214,19 +218,20 @@ class Hand:
             self._leave(seat)
         elif act is Act.CLOSE_SVARA:
             self._close_svara()
-        elif self.phase is Phase.SVARA_JOIN:
+        elif act is Act.JOIN_SVARA:
             assert seat is not None
-            if act is Act.JOIN_SVARA:
-                self._join_svara(seat)
-            else:
-                self.pending.discard(seat)
-                self._emit(SvaraSkipped(seat))
-                if not self.pending:
-                    self._close_svara()
+            self._join_svara(seat)
+        elif act is Act.SKIP_SVARA:
+            assert seat is not None
+            self.pending.discard(seat)
+            self._emit(SvaraSkipped(seat))
+            if not self.pending:
+                self._close_svara()
         else:
             assert seat is not None
-            me = self.seats[seat]
-            me.timeouts = me.timeouts + 1 if act is Act.TIMEOUT else 0
+            if act is Act.TIMEOUT and self.phase is Phase.BETTING:
+                # Only a turn timeout counts, and once per hand (see `_count_timeouts`).
+                self.seats[seat].timeouts = self._start[seat].timeouts + 1
             if self.phase is Phase.BLIND:
                 if act is Act.BLIND:
                     assert action.amount is not None
@@ -283,9 +288,10 @@ class Hand:
             s.cards = ()
         self.opened = False
         self.last_blind = 0
-        self.blind_seat = self.first_blind_seat = None
+        self.blind_seat = None
         players = tuple(i for i in self.order_after(self.dealer) if self.seats[i].in_round)
-        self._emit(RoundStarted(self.round_no, self.dealer, players, self.pot, self.commitment))
+        self._emit(RoundStarted(self.round_no, self.dealer, players, self.round_pot,
+                                self.commitment))
         first = players[0]
         if self.rules.blind and self._can_blind(first):
             self.phase = Phase.BLIND
@@ -301,10 +307,9 @@ class Hand:
         self._emit(Blind(seat, amount))
         self.last_blind = amount
         self.blind_seat = seat
-        if self.first_blind_seat is None:
-            self.first_blind_seat = seat
+        # The chain ends when it comes back round to a player who has blinded already.
         nxt = next(i for i in self.order_after(seat) if self.in_play(i))
-        if nxt != self.first_blind_seat and self._can_blind(nxt):
+        if not self.seats[nxt].blind and self._can_blind(nxt):
             self.to_act = nxt
         else:
             self._deal()
@@ -453,14 +458,15 @@ class Hand:
         if not self.queued:
             self.phase = Phase.OVER
             self.to_act = None
+            self._count_timeouts()
             self._emit(HandEnded(self.dealer_keeps))
             return
         amount, tied = self.queued.pop(0)
         stake = -(-amount // len(tied))
+        # Every player present may buy in, those sitting out included (RULES.md §5).
         can_join = tuple(
             i for i in self.order_after(self.dealer)
-            if i not in tied and not self.seats[i].sitting_out and not self.seats[i].leaving
-            and self.seats[i].stack >= stake
+            if i not in tied and not self.seats[i].leaving and self.seats[i].stack >= stake
         )
         for i, s in enumerate(self.seats):
             s.in_round = i in tied
@@ -505,13 +511,26 @@ class Hand:
         self._pay(0, pot, winners, None)
         self._next_svara_or_end()
 
+    def _count_timeouts(self) -> None:
+        """At the end: a turn timeout in this hand makes one more in a row (set when it
+        happened); any other hand a player was dealt into or joined breaks the streak."""
+        played = {i for e in self.events if isinstance(e, RoundStarted) and e.round_no == 1
+                  for i in e.seats}
+        played |= {e.seat for e in self.events if isinstance(e, SvaraJoined)}
+        for i in played:
+            if self.seats[i].timeouts != self._start[i].timeouts + 1:
+                self.seats[i].timeouts = 0
+
     # ----------------------------------------------------------------- result
 
     def result(self) -> dict[str, Any]:
-        """After the hand: final stacks, timeouts in a row, who leaves, who deals next."""
+        """After the hand: final stacks, who leaves, who deals next, and the timeouts in a
+        row of the players whose count this hand changed (the others keep theirs: one who
+        came back during the hand keeps his fresh start)."""
         return {
             "stacks": self.stacks,
-            "timeouts": {s.player: s.timeouts for s in self.seats},
+            "timeouts": {s.player: s.timeouts for s, st in zip(self.seats, self._start, strict=True)
+                         if s.timeouts != st.timeouts},
             "leaving": [s.player for s in self.seats if s.leaving],
             "dealer_keeps_deal": self.dealer_keeps,
             "net": {

@@ -61,7 +61,7 @@ def legal_moves(hand: Hand, seat: int | None = None) -> Legal | None:
 def raise_cap(hand: Hand, me: SeatState) -> int:
     level = hand.level
     if hand.rules.limit is Limit.POT_LIMIT:
-        return level + hand.pot + (level - me.committed)
+        return level + hand.round_pot + (level - me.committed)
     step = hand.rules.max_bet_step
     if step is not None:
         return level + step
@@ -101,16 +101,17 @@ def verify_action(hand: Hand, action: Action) -> None:
         if hand.seats[seat].leaving:
             raise NotInHand(seat)
         return
-    if act in (Act.JOIN_SVARA, Act.SKIP_SVARA, Act.CLOSE_SVARA):
-        if hand.phase is not Phase.SVARA_JOIN:
+    if hand.phase is Phase.SVARA_JOIN:
+        # The join window takes Join and Skip from those who may join, and its own timer.
+        if act is Act.CLOSE_SVARA:
+            return
+        if act not in (Act.JOIN_SVARA, Act.SKIP_SVARA):
             raise WrongPhase(act.value)
-        if act is not Act.CLOSE_SVARA and seat not in hand.pending:
+        if seat not in hand.pending:
             raise CannotJoinSvara()
         return
-    if act is Act.TIMEOUT and hand.phase is Phase.SVARA_JOIN:
-        if seat not in hand.pending:
-            raise NotYourTurn(seat)
-        return
+    if act in (Act.JOIN_SVARA, Act.SKIP_SVARA, Act.CLOSE_SVARA):
+        raise WrongPhase(act.value)
     legal = legal_moves(hand, seat)
     if legal is None:
         if seat is not None and not hand.in_play(seat):

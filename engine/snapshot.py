@@ -12,8 +12,8 @@ from engine.hand import Hand
 from engine.rules import Rules
 from engine.state import SEAT_FIELDS, Phase, SeatIn
 
-_SCALARS = ("round_no", "dead", "to_act", "opened", "last_blind", "blind_seat",
-            "first_blind_seat", "stake", "dealer_keeps")
+_SCALARS = ("round_no", "dead", "to_act", "opened", "last_blind", "blind_seat", "stake",
+            "dealer_keeps")
 
 
 def hand_to_json(hand: Hand) -> dict[str, Any]:

@@ -51,7 +51,7 @@ class TableSeat:
     stack: int
     sitting_out: bool = False
     timeouts: int = 0
-    """Timeouts in a row; at two the player sits out until he comes back."""
+    """Hands in a row with a turn timeout; at two the player sits out until he comes back."""
 
 
 class Table:
@@ -178,6 +178,8 @@ class Table:
         for s in self.seats:
             if s.player in stacks:
                 s.stack = stacks[s.player]
+            # Only counts the hand changed: "I'm back" pressed during it is not undone.
+            if s.player in timeouts:
                 s.timeouts = timeouts[s.player]
                 if s.timeouts >= TIMEOUTS_TO_SIT_OUT:
                     s.sitting_out = True

@@ -136,4 +136,5 @@ class Backups:
         async def job(_: Any) -> None:
             await self.tick()
 
-        queue.run_repeating(job, interval=interval, first=0.0, name="backup")
+        # first=0 would be read as "not given" and wait a whole interval.
+        queue.run_repeating(job, interval=interval, first=0.1, name="backup")

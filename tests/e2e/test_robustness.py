@@ -32,6 +32,9 @@ BAD_NUMBER = "Give a whole number of chips, e.g. /bet 50."
 ONLY_CREATOR = "Only the table's creator or a chat admin can do that."
 JOINED_DM = "You are at the table. Your cards will come here; good luck!"
 REFUNDED = "The table was closed; every chip went back."
+CLOSING = "🔚 Closing after this hand: then every stack goes back."
+CLOSED_AFTER = "The table closed after the hand, as asked; every stack went back."
+CLOSES_AFTER_HAND = "This table closes after the hand in progress."
 START = 1000
 """Chips every new player gets (the bot's default)."""
 POLL = 0.05
@@ -779,7 +782,8 @@ async def step(bed: Bed, group: ChatRecord, players: list[Player], *, fold: bool
 async def play_out(bed: Bed, group: ChatRecord, players: list[Player]) -> None:
     """Call everything down to the end of the hand."""
     for _ in range(40):
-        if bed.live(group).hand is None:
+        live = bed.games.at(group.id, None)
+        if live is None or live.hand is None:
             return
         await step(bed, group, players)
     raise AssertionError("the hand did not end")
@@ -815,15 +819,12 @@ async def test_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Bed) -> N
     assert await chips(bed, *players) == 3 * START
 
 
-async def test_endgame_mid_hand_refunds_the_hand_and_only_the_creator_or_admin_may(
+async def test_endgame_mid_hand_closes_after_the_hand_and_only_the_creator_or_admin_may(
     bed: Bed,
 ) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
     ana, boris = players
     await play_out(bed, group, players)  # hand 1 moves some chips
-    live = bed.live(group)
-    stacks = {s.user_id: s.stack for s in await bed.store.tables.seats(live.id)}
-    assert sorted(stacks.values()) != [START] * 2
     await ring(bed, group)  # hand 2
     actor = await past_blind(bed, group, players)
     assert await tap(bed, actor, group, "Bet 20") is None
@@ -834,15 +835,23 @@ async def test_endgame_mid_hand_refunds_the_hand_and_only_the_creator_or_admin_m
     assert await reply(bed, sent) == ONLY_CREATOR
     assert await snapshot(bed, group, players) == before
 
-    table = await table_now(bed, group)
-    stale = data_of(table, "My cards")
     sent = await ana.send(group, "/endgame")
     assert await replies(bed, sent) == []
-    assert REFUNDED in (table.text or "") and table.buttons == []
+    table = await table_now(bed, group)
+    assert CLOSING in (table.text or "")
+    # The hand in progress is not refunded: it is played to its end, then the table closes.
+    now = await snapshot(bed, group, players)
+    assert (now.actions, now.pot, now.to_act, now.stacks, now.balances) == (
+        before.actions, before.pot, before.to_act, before.stacks, before.balances)
+    stale = data_of(table, "My cards")
+    await play_out(bed, group, players)
+    await settle(bed)
+    assert CLOSED_AFTER in (table.text or "") and table.buttons == []
     assert bed.games.at(group.id, None) is None
-    for p in players:
-        assert await bed.store.users.balance(p.id) == stacks[p.id]
-    assert await chips(bed, *players) == 2 * START
+    holdings = [await bed.store.users.holdings(p.id) for p in players]
+    assert [h.tables for h in holdings] == [(), ()]
+    assert sum(h.balance for h in holdings) == 2 * START
+    assert sorted(h.balance for h in holdings) != [START] * 2
     # The table is gone: its buttons and commands say so.
     assert await ask(boris, table, stale) == (EXPIRED, True)
     sent = await boris.send(group, "/join")
@@ -857,9 +866,11 @@ async def test_a_chat_admin_who_does_not_play_may_end_the_table(bed: Bed) -> Non
     await past_blind(bed, group, [ana, boris])
     sent = await olga.send(group, "/endgame")
     assert await replies(bed, sent) == []
+    assert CLOSING in ((await table_now(bed, group)).text or "")
+    await play_out(bed, group, [ana, boris])
     assert bed.games.at(group.id, None) is None
-    for p in (ana, boris):
-        assert await bed.store.users.balance(p.id) == START
+    assert [await bed.store.users.balance(p.id) for p in (ana, boris)] != [START, START]
+    assert sum([await bed.store.users.balance(p.id) for p in (ana, boris)]) == 2 * START
 
 
 async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
@@ -904,6 +915,7 @@ async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
     await step(bed, group, seated)
     sent = await ana.send(group, "/endgame")
     assert await replies(bed, sent) == []
+    await play_out(bed, group, seated)
     assert bed.games.at(group.id, None) is None
     assert await chips(bed, *everyone) == total
     assert sum([await bed.store.users.balance(p.id) for p in everyone]) == total
@@ -917,10 +929,13 @@ async def test_commands_racing_endgame_are_answered(bed: Bed) -> None:
     again = await ana.send(group, "/endgame")
     leave = await boris.send(group, "/leave")
     assert await replies(bed, first) == []
+    assert await replies(bed, again) == [CLOSES_AFTER_HAND]
+    # Boris leaving folds him: the hand ends, and with it the table.
+    assert await replies(bed, leave) == []
     assert bed.games.at(group.id, None) is None
     assert await chips(bed, *players) == 2 * START
-    assert await replies(bed, again) == [NO_TABLE]
-    assert await replies(bed, leave) == [NO_TABLE]
+    late = await boris.send(group, "/leave")
+    assert await replies(bed, late) == [NO_TABLE]
 
 
 async def test_a_flood_wait_at_one_table_does_not_hold_up_presses(bed: Bed) -> None:

@@ -126,10 +126,21 @@ async def wait_for_hand(bed: Bed, group: ChatRecord, number: int) -> Hand:
     return hand
 
 
-async def end_table(bed: Bed, creator: Player, group: ChatRecord) -> str:
-    """/endgame; the closed table message."""
+async def end_table(bed: Bed, creator: Player, group: ChatRecord,
+                    players: Sequence[Player] = ()) -> str:
+    """/endgame; the closed table message. A hand in progress is first played out, every
+    player declining the blind and folding (the table closes when that hand ends)."""
     table = await bed.table_message(group)
     await say(bed, creator, group, "/endgame")
+    live = bed.games.at(group.id, None)
+    if live is not None:
+        assert "🔚 Closing after this hand: then every stack goes back." in await lines(bed, group)
+        by_id = {p.id: p for p in players}
+        while live.hand is not None:
+            legal = live.hand.legal()
+            assert legal is not None, "a hand to fold out"
+            player = by_id[live.hand.seats[legal.seat].player]
+            await act(bed, player, group, "No blind" if legal.blind else "Fold")
     assert bed.games.at(group.id, None) is None
     closed = bed.tg.world.find_message(group, table.message_id)
     assert closed is not None
@@ -300,8 +311,9 @@ async def test_dealer_wins_when_nobody_bets_and_deals_again(bed: Bed) -> None:
     assert second.dealer == 0
     screen = await lines(bed, group)
     assert "Pot: 30 · dealer Ana" in screen and "Boris: blind or not? ⏳ 30 seconds" in screen
-    await end_table(bed, ana, group)
-    assert await balances(bed, players) == [1020, 990, 990]
+    closed = await end_table(bed, ana, group, players)
+    assert "🏆 Ana takes 30" in closed  # hand 2 was played out: Boris and Vera folded
+    assert await balances(bed, players) == [1040, 980, 980]
 
 
 async def test_last_blind_wins_when_nobody_bets_after_the_deal(bed: Bed) -> None:
@@ -328,8 +340,9 @@ async def test_last_blind_wins_when_nobody_bets_after_the_deal(bed: Bed) -> None
     second = await wait_for_hand(bed, group, 2)
     assert second.dealer == 1, "the deal passes on when the dealer did not win"
     assert "Pot: 30 · dealer Boris" in await lines(bed, group)
-    await end_table(bed, ana, group)
-    assert await balances(bed, players) == [990, 980, 1030]
+    closed = await end_table(bed, ana, group, players)
+    assert "🏆 Boris takes 30" in closed  # hand 2 was played out: Vera and Ana folded
+    assert await balances(bed, players) == [980, 1000, 1020]
 
 
 # --------------------------------------------------------------------- all-in
@@ -413,8 +426,9 @@ async def test_all_in_main_pot_ties_into_a_svara_side_pot_paid(bed: Bed) -> None
     assert not second.seats[2].in_round
     screen = await lines(bed, group)
     assert "Pot: 20 · dealer Ana" in screen and "Vera: 0 · out" in screen
-    await end_table(bed, ana, group)
-    assert await balances(bed, players) == [1160, 890, 0]
+    closed = await end_table(bed, ana, group, players)
+    assert "🏆 Ana takes 20" in closed  # hand 2 was played out: Boris folded
+    assert await balances(bed, players) == [1170, 880, 0]
 
 
 async def test_two_pots_tie_into_two_svaras_main_pot_first(bed: Bed) -> None:
@@ -707,7 +721,7 @@ async def test_timeouts_fold_then_sit_out_until_back(bed: Bed) -> None:
     assert seat.sitting_out
     assert [s.sitting_out for s in await bed.store.tables.seats(live.id)] == [False, False, True]
 
-    await act(bed, ana, group, "I'm back")
+    assert await bed.press(ana, group, "I'm back") == "You are playing."
     assert "Vera: 980 · away" in await lines(bed, group)
     await act(bed, vera, group, "I'm back")
     screen = await lines(bed, group)
@@ -717,9 +731,11 @@ async def test_timeouts_fold_then_sit_out_until_back(bed: Bed) -> None:
     third = await wait_for_hand(bed, group, 3)
     assert third.in_play(2), "Vera is dealt in again"
     assert not seat.sitting_out and seat.timeouts == 0
-    await end_table(bed, ana, group)
+    assert third.dealer == 1, "Boris won hand 2 with no bet: he deals again"
+    closed = await end_table(bed, ana, group, players)
+    assert "🏆 Boris takes 30" in closed  # hand 3 was played out: Vera and Ana folded
     assert sum(await balances(bed, players)) == 3000
-    assert (await balances(bed, players))[2] == 980
+    assert (await balances(bed, players))[2] == 970
 
 
 async def test_table_closes_when_fewer_than_two_can_pay_the_ante(bed: Bed) -> None:

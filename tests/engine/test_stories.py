@@ -233,7 +233,7 @@ def test_a_timeout_folds_and_a_blind_timeout_declines() -> None:
     assert story.hand.phase is Phase.BETTING and story.to_act == "boris"
     story.do("boris", Act.TIMEOUT)
     assert not story.hand.in_play(1)
-    assert story.hand.seats[1].timeouts == 2
+    assert story.hand.seats[1].timeouts == 1  # the blind question does not count
 
 
 def test_leaving_folds_at_once_even_out_of_turn() -> None:

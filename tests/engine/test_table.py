@@ -48,20 +48,22 @@ def test_the_deal_passes_clockwise() -> None:
     assert table.deal(b"next").dealer == (first + 1) % 3
 
 
-def test_two_timeouts_in_a_row_sit_a_player_out() -> None:
+def test_turn_timeouts_in_two_hands_in_a_row_sit_a_player_out() -> None:
     table = table_of(1000, 1000, 1000, rules=Rules())
-    hand = table.deal(b"x")
-    timed_out = hand.to_act
-    assert timed_out is not None
-    hand.apply(Action(Act.TIMEOUT, timed_out))  # no blind
-    hand.apply(Action(Act.TIMEOUT, timed_out))  # folds
-    play_out(hand, call=False)
-    table.settle(hand)
-    assert table.seats[timed_out].sitting_out
+    for n in range(2):
+        table.dealer_pos, table.keep_deal = 1, False  # the first seat acts first
+        hand = table.deal(bytes([n]))
+        assert hand.to_act == 0
+        hand.apply(Action(Act.TIMEOUT, 0))  # no blind
+        hand.apply(Action(Act.TIMEOUT, 0))  # folds
+        play_out(hand, call=False)
+        table.settle(hand)
+        assert table.seats[0].timeouts == n + 1
+        assert table.seats[0].sitting_out == (n == 1)
     nxt = table.deal(b"y")
-    assert not nxt.in_play(timed_out)
-    table.set_away(table.seats[timed_out].player, False)
-    assert not table.seats[timed_out].sitting_out
+    assert not nxt.in_play(0)
+    table.set_away(table.seats[0].player, False)
+    assert not table.seats[0].sitting_out
 
 
 def test_a_leaver_is_removed_after_the_hand_with_his_stack() -> None:
