@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,6 +25,7 @@ from bot.games import Live, Wait
 from bot.i18n import Translations
 from bot.render import PrivateHand, Screen, render_cards, render_table
 from bot.store import Store
+from bot.store.errors import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +42,12 @@ def markup(screen: Screen) -> InlineKeyboardMarkup | None:
         [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
          for row in screen.buttons]
     )
+
+
+def digest(screen: Screen) -> str:
+    """A short fingerprint of a screen: equal screens, equal digests (kept with the table)."""
+    data = json.dumps([screen.text, screen.buttons], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(data.encode(), digest_size=12).hexdigest()
 
 
 def _retry_delay(err: Exception) -> float:
@@ -68,14 +77,14 @@ class TelegramOutbox:
     async def show(self, live: Live) -> None:
         tr = self.translations.get(live.language)
         screen = render_table(live.view(), tr)
-        if screen == live.shown:
+        if digest(screen) == live.shown:
             return
         try:
             await self._put(live, screen)
         except BadRequest as err:
             text = str(err).lower()
             if "not modified" in text:
-                live.shown = screen
+                await self._shown(live, screen)
             elif "message to edit not found" in text or "message can't be edited" in text:
                 live.message_id = None
                 await self._try_again(live, 0)
@@ -111,16 +120,27 @@ class TelegramOutbox:
                 disable_web_page_preview=True,
             )
             live.message_id = message.message_id
-            live.shown = screen
             if live.status != "closed":
                 await self.store.tables.set_message(live.id, message.message_id)
+            await self._shown(live, screen)
             return
         await bot.edit_message_text(
             screen.text, chat_id=live.chat_id, message_id=live.message_id,
             parse_mode=ParseMode.HTML, reply_markup=markup(screen),
             disable_web_page_preview=True,
         )
-        live.shown = screen
+        await self._shown(live, screen)
+
+    async def _shown(self, live: Live, screen: Screen) -> None:
+        """The chat shows `screen` now: remember it, with the table, for after a restart."""
+        live.shown = digest(screen)
+        if live.status == "closed":
+            return
+        try:
+            await self.store.tables.set_shown(live.id, live.shown)
+        except StoreError as err:
+            # A stale digest only costs one edit that changes nothing after a restart.
+            log.warning("table %s: could not remember the table message: %s", live.id, err)
 
     async def _try_again(self, live: Live, delay: float) -> None:
         """Show the table again later, under its lock (a flood wait must not hold it)."""
