@@ -23,7 +23,7 @@ from bot.sandbox.players import Player
 from bot.settings import Settings
 from bot.store import Store
 from engine import Action, Hand, format_hand
-from engine.events import Dealt
+from engine.events import Dealt, Fold, RoundStarted
 from tests.e2e.seeds import cards_of, points_of
 
 FAKE_TOKEN = "12345" + ":" + "x" * 35
@@ -185,10 +185,11 @@ class Bed:
         """No chat ever saw cards it should not: every version of every bot message checked.
 
         The cards come from the engine's own deal of every hand in the database (whether
-        or not its private message arrived). A group sees a round's cards only in showdown
-        lines ("Name: cards (points)") once that round's betting is over: in the svara
-        window it opened, in the rounds after it, at the end of the hand, or on the closed
-        table after its last hand. A private chat sees only its own player's cards.
+        or not its private message arrived). A group sees a round's cards only in the
+        showdown line of their player ("Name: cards (points)") once that round's betting is
+        over: in the svara window it opened, in the rounds after it, at the end of the hand,
+        or on the closed table after its last hand; cards folded are never shown. A private
+        chat sees only its own player's cards.
         """
         store = await Store.open(self.db)
         try:
@@ -211,10 +212,13 @@ class Deal:
 
     chat_id: int
     player: int
+    name: str
     hand_no: int
     round_no: int
     shown: str
     points: int
+    folded: bool
+    """Folded in that round: such cards are never shown."""
     over: bool
     last: bool
     """The last hand of its table (its outcome stays on the closed table)."""
@@ -225,10 +229,10 @@ class Deal:
     def may_show(self, chat: ChatRecord, text: str) -> bool:
         if chat.type == "private":
             return chat.id == self.player
-        if chat.id != self.chat_id:
+        if chat.id != self.chat_id or self.folded:
             return False
         lines = [line.strip() for line in text.splitlines()]
-        if not any(line.endswith(f": {self.shown} ({self.points})") for line in lines):
+        if f"{self.name}: {self.shown} ({self.points})" not in lines:
             return False
         title = lines[0]
         if title == "🃏 Svara: the table is closed.":
@@ -269,12 +273,22 @@ async def _every_deal(store: Store) -> list[Deal]:
                 cards = cards_of(hand, new[-1].round_no, new[-1].seats)
                 assert cards == {i: hand.cards(i) for i in new[-1].seats}, "the deal moved"
             rounds += new
+        folded: set[tuple[int, int]] = set()
+        round_no = 0
+        for e in hand.events:
+            if isinstance(e, RoundStarted):
+                round_no = e.round_no
+            elif isinstance(e, Fold):
+                folded.add((round_no, e.seat))
         for event in rounds:
             cards = cards_of(hand, event.round_no, event.seats)
             points = points_of(hand, event.round_no, event.seats)
             for seat, own in cards.items():
-                out.append(Deal(table.chat_id, hand.seats[seat].player, int(row["number"]),
-                                event.round_no, format_hand(own), points[seat], hand.is_over,
+                player = hand.seats[seat].player
+                name = " ".join((await store.users.get(player)).name.split())
+                out.append(Deal(table.chat_id, player, name, int(row["number"]),
+                                event.round_no, format_hand(own), points[seat],
+                                (event.round_no, seat) in folded, hand.is_over,
                                 last[table.id] == int(row["id"])))
     return out
 
