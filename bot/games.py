@@ -98,8 +98,9 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_settings: TableSettings | None = None
     """Settings an admin changed during a hand; they apply from the next deal."""
-    shown: object = None
-    """The last screen the outbox put in the chat (to skip edits that change nothing)."""
+    shown: str | None = None
+    """A digest of the last screen the outbox put in the chat (to skip edits that change
+    nothing); kept with the table, so a restart knows it too."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
 
@@ -597,6 +598,8 @@ class Games:
                                "in it went back to its owner.")
             self._register(live)
             async with live.lock:
-                live.shown = None
+                # What the chat shows, as last recorded: a table that did not change is
+                # not edited again.
+                live.shown = row.shown
                 await self._publish(live)
         return lines

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -43,6 +45,12 @@ def markup(screen: Screen) -> InlineKeyboardMarkup | None:
     )
 
 
+def digest(screen: Screen) -> str:
+    """A short fingerprint of a screen: equal screens, equal digests (kept with the table)."""
+    data = json.dumps([screen.text, screen.buttons], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(data.encode(), digest_size=12).hexdigest()
+
+
 def _retry_delay(err: Exception) -> float:
     if isinstance(err, RetryAfter):
         after = err.retry_after  # seconds, or a timedelta with PTB_TIMEDELTA
@@ -57,6 +65,8 @@ class _Writer:
 
     live: Live
     pending: Screen | None = None
+    backing_off: bool = False
+    """Telegram refused or did not answer: the writer waits before it tries again."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
 
@@ -92,7 +102,7 @@ class TelegramOutbox:
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)
         writer.live = live
-        writer.pending = None if screen == live.shown else screen
+        writer.pending = None if digest(screen) == live.shown else screen
         if writer.pending is None:
             return
         writer.wake.set()
@@ -118,8 +128,9 @@ class TelegramOutbox:
 
     @property
     def busy(self) -> bool:
-        """A screen is due or being written."""
-        return any(w.task is not None and not w.task.done() for w in self._writers.values())
+        """A screen is due or being written (one waiting to try again after an error is not)."""
+        return any(w.task is not None and not w.task.done() and not w.backing_off
+                   for w in self._writers.values())
 
     async def _write(self, writer: _Writer) -> None:
         """Send the newest screen whenever the group's budget allows; stop when none is due."""
@@ -132,9 +143,9 @@ class TelegramOutbox:
             first = live.message_id is None
             await self.pace.slot(live.chat_id, URGENT if first else EDIT)
             screen = writer.pending
-            if screen is None or screen == live.shown or self._holds.get(live.id):
+            if screen is None or digest(screen) == live.shown or self._holds.get(live.id):
                 self.pace.give_back(live.chat_id)
-                if screen is not None and screen == live.shown:
+                if screen is not None and digest(screen) == live.shown:
                     writer.pending = None
                 continue
             writer.pending = None
@@ -142,7 +153,11 @@ class TelegramOutbox:
             if delay is not None:
                 if writer.pending is None:
                     writer.pending = screen
-                await asyncio.sleep(delay)
+                writer.backing_off = True
+                try:
+                    await asyncio.sleep(delay)
+                finally:
+                    writer.backing_off = False
         if writer.live.status == "closed":
             self._writers.pop(writer.live.id, None)
 
@@ -153,7 +168,7 @@ class TelegramOutbox:
         except BadRequest as err:
             text = str(err).lower()
             if "not modified" in text:
-                live.shown = screen
+                await self._shown(live, screen)
                 return None
             if "message to edit not found" in text or "message can't be edited" in text:
                 live.message_id = None
@@ -191,20 +206,31 @@ class TelegramOutbox:
                 disable_web_page_preview=True,
             )
             live.message_id = message.message_id
-            live.shown = screen
             if live.status != "closed":
                 try:
                     await self.store.tables.set_message(live.id, message.message_id)
                 except StoreError as err:
                     # Kept in memory; after a restart the table is posted anew.
                     log.warning("table %s: could not save its message id: %s", live.id, err)
+            await self._shown(live, screen)
             return
         await bot.edit_message_text(
             screen.text, chat_id=live.chat_id, message_id=live.message_id,
             parse_mode=ParseMode.HTML, reply_markup=markup(screen),
             disable_web_page_preview=True,
         )
-        live.shown = screen
+        await self._shown(live, screen)
+
+    async def _shown(self, live: Live, screen: Screen) -> None:
+        """The chat shows `screen` now: remember it, with the table, for after a restart."""
+        live.shown = digest(screen)
+        if live.status == "closed":
+            return
+        try:
+            await self.store.tables.set_shown(live.id, live.shown)
+        except StoreError as err:
+            # A stale digest only costs one edit that changes nothing after a restart.
+            log.warning("table %s: could not remember the table message: %s", live.id, err)
 
     # ----------------------------------------------------------------- private messages
 

@@ -3,7 +3,8 @@
 Enable with `pytest_plugins = ["bot.sandbox.pytest_plugin"]` in the top conftest.py.
 The `tg` fixture gives a running Sandbox and, at teardown, fails the test on any
 unanswered button press, unknown method, flood violation, HTML, length or keyboard
-error the test did not declare with `tg.expect(...)`.
+error, or edit that changes nothing ("message is not modified") the test did not
+declare with `tg.expect(...)`.
 """
 
 from __future__ import annotations

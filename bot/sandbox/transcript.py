@@ -11,6 +11,7 @@ from bot.sandbox.errors import (
     CAPTION_TOO_LONG,
     MARKUP_TOO_LONG,
     METHOD_NOT_FOUND,
+    NOT_MODIFIED,
     PARSE_ENTITIES,
     TEXT_EMPTY,
     TEXT_TOO_LONG,
@@ -23,7 +24,11 @@ HTML = "html"
 LENGTH = "length"
 MARKUP = "markup"
 UNANSWERED = "unanswered_callback"
-VIOLATION_KINDS = frozenset({FLOOD, UNKNOWN_METHOD, HTML, LENGTH, MARKUP, UNANSWERED})
+NOT_MODIFIED_EDIT = "not_modified"
+"""An edit that changes nothing: a wasted call the bot could have skipped."""
+VIOLATION_KINDS = frozenset(
+    {FLOOD, UNKNOWN_METHOD, HTML, LENGTH, MARKUP, UNANSWERED, NOT_MODIFIED_EDIT}
+)
 
 
 @dataclass(slots=True)
@@ -66,6 +71,8 @@ def classify(description: str) -> str | None:
         return MARKUP
     if description == METHOD_NOT_FOUND:
         return UNKNOWN_METHOD
+    if description == NOT_MODIFIED:
+        return NOT_MODIFIED_EDIT
     return None
 
 

@@ -190,10 +190,16 @@ _V3_HANDS_AND_LEDGER: tuple[Step, ...] = (
     """,
 )
 
+_V4_SHOWN: tuple[Step, ...] = (
+    # A short digest of what the table message shows, so a restart edits only what changed.
+    "ALTER TABLE tables ADD COLUMN shown TEXT CHECK (shown IS NULL OR length(shown) <= 64)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
     Migration(3, "hands, action log and the double-entry ledger", _V3_HANDS_AND_LEDGER),
+    Migration(4, "the digest of the table message as last shown", _V4_SHOWN),
 )
 LATEST = len(MIGRATIONS)
 

@@ -57,12 +57,14 @@ class Table:
     message_id: int | None
     created_at: int
     closed_at: int | None
+    shown: str | None = None
+    """A digest of what the table message showed when last sent or edited (None: unknown)."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Table:
         return cls(row["id"], row["chat_id"], row["thread_id"], row["status"], row["creator"],
                    json.loads(row["rules"]), row["message_id"], row["created_at"],
-                   row["closed_at"])
+                   row["closed_at"], row["shown"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,6 +184,15 @@ class Tables:
         """Remember the id of the table's message (the one the bot edits)."""
         await self._db.write(lambda conn: self._set(conn, table_id, "message_id", message_id))
 
+    async def set_shown(self, table_id: int, shown: str | None) -> None:
+        """Remember a digest of what the table message shows now (at most 64 characters).
+
+        Not money: it commits at the lighter durability of an in-hand step.
+        """
+        if shown is not None and (type(shown) is not str or len(shown) > 64):
+            raise BadInput(f"a shown digest is a short text, not {shown!r}")
+        await self._db.write(lambda conn: self._set(conn, table_id, "shown", shown), step=True)
+
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Switch between ``lobby`` and ``playing`` (use `close` to close)."""
         if status not in ("lobby", "playing"):

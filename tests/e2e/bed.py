@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,9 @@ from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from bot.settings import Settings
 from bot.store import Store
-from engine import format_hand
+from engine import Action, Hand, format_hand
+from engine.events import Dealt, Fold, RoundStarted
+from tests.e2e.seeds import cards_of, points_of
 
 FAKE_TOKEN = "12345" + ":" + "x" * 35
 """Only for the settings check: the application gets the stand-in's own token."""
@@ -45,7 +49,7 @@ class Bed:
         self.seeds: list[bytes] = []
         self.app: Any = None
         self._running: Any = None
-        self.dealt: list[str] = []
+        self.deals = 0
         # Telegram's flood limits, on a clock TIME_SCALE times faster on both sides.
         started = time.monotonic()
         tg.flood.clock = lambda: started + (time.monotonic() - started) * TIME_SCALE
@@ -59,9 +63,11 @@ class Bed:
         )
 
     def next_seed(self) -> bytes:
+        """A planned seed if a test queued one, else a fixed one of its own for every deal."""
+        self.deals += 1
         if self.seeds:
             return self.seeds.pop(0)
-        return len(self.dealt).to_bytes(4, "big") + b"bed"
+        return self.deals.to_bytes(4, "big") + b"bed"
 
     async def start(self) -> None:
         builder = (
@@ -150,12 +156,20 @@ class Bed:
         return table
 
     async def press(self, player: Player, chat: ChatRecord, label: str) -> str | None:
-        """Press a button on the table message; the popup text, if any."""
+        """Press a button on the table message; the popup (or toast) text, if any."""
         table = await self.table_message(chat)
         press = await player.press(table, label)
         answer = await press.answer()
         await self.idle()
-        return answer.text if answer.show_alert else None
+        return answer.text
+
+    async def ring(self, chat: ChatRecord) -> None:
+        """Let the table's timer ring now, as the job queue would when it runs out."""
+        live = self.live(chat)
+        wait = live.wait
+        assert wait is not None, "the table waits for nothing"
+        await self.games.on_timer(live.id, wait)
+        await self.idle()
 
     def button(self, message: MessageRecord, prefix: str) -> str:
         """The full label of the first button starting with `prefix`."""
@@ -173,36 +187,115 @@ class Bed:
             await store.close()
         assert report.ok, report
 
-    def all_cards_dealt(self) -> Iterator[str]:
-        for hand_text in self.dealt:
-            yield from hand_text.split()
+    async def assert_no_cards_leaked(self) -> None:
+        """No chat ever saw cards it should not: every version of every bot message checked.
 
-    def assert_no_cards_leaked(self) -> None:
-        """No group message shows a dealt hand except in a showdown line (every text checked)."""
-        for record in self.tg.transcript.calls:
-            if record.method not in ("sendMessage", "editMessageText"):
-                continue
-            chat_id = record.params.get("chat_id")
-            text = str(record.params.get("text", ""))
-            if chat_id is None or int(chat_id) > 0:
-                continue
-            for hand in _private_hands(self.tg):
-                # A hand may appear only as a showdown line: "Name: cards (points)".
-                shown_at_showdown = f"{hand} (" in text
-                assert hand not in text or shown_at_showdown, \
-                    f"cards {hand} shown in the group: {text!r}"
+        The cards come from the engine's own deal of every hand in the database (whether
+        or not its private message arrived). A group sees a round's cards only in the
+        showdown line of their player ("Name: cards (points)") once that round's betting is
+        over: in the svara window it opened, in the rounds after it, at the end of the hand,
+        or on the closed table after its last hand; cards folded are never shown. A private
+        chat sees only its own player's cards.
+        """
+        store = await Store.open(self.db)
+        try:
+            dealt = await _every_deal(store)
+        finally:
+            await store.close()
+        for chat in self.tg.world.chats.values():
+            for message in chat.bot_messages():
+                for text in [*message.history, message.text]:
+                    for deal in dealt:
+                        if text is not None and deal.shown in text:
+                            assert deal.may_show(chat, text), \
+                                f"cards {deal.shown} ({deal.describe()}) shown in " \
+                                f"{chat.describe()}: {text!r}"
 
 
-_HAND = re.compile(r"Hand \d+: <b>([^<]+)</b>")
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One seat's cards in one round of a hand, and where they may be shown."""
+
+    chat_id: int
+    player: int
+    name: str
+    hand_no: int
+    round_no: int
+    shown: str
+    points: int
+    folded: bool
+    """Folded in that round: such cards are never shown."""
+    over: bool
+    last: bool
+    """The last hand of its table (its outcome stays on the closed table)."""
+
+    def describe(self) -> str:
+        return f"player {self.player}, hand {self.hand_no}, round {self.round_no}"
+
+    def may_show(self, chat: ChatRecord, text: str) -> bool:
+        if chat.type == "private":
+            return chat.id == self.player
+        if chat.id != self.chat_id or self.folded:
+            return False
+        lines = [line.strip() for line in text.splitlines()]
+        if f"{self.name}: {self.shown} ({self.points})" not in lines:
+            return False
+        title = lines[0]
+        if title == "🃏 Svara: the table is closed.":
+            return self.over and self.last
+        m = _TITLE.fullmatch(title)
+        if m is None or int(m["hand"]) != self.hand_no:
+            return False
+        if m["over"]:
+            return True
+        now = 1 if m["svara"] is None else 1 + int(m["nth"] or 1)
+        ended = any(line.startswith("Tie between ") for line in lines)
+        return self.round_no < now or (self.round_no == now and ended)
 
 
-def _private_hands(tg: Sandbox) -> list[str]:
+_TITLE = re.compile(r"🃏 Svara · hand (?P<hand>\d+)(?P<over> is over)?"
+                    r"(?P<svara> · svara(?: (?P<nth>\d+))?)?")
+"""A hand's title: "hand 3", "hand 3 · svara" (round 2), "hand 3 · svara 2", "hand 3 is over"."""
+
+
+async def _every_deal(store: Store) -> list[Deal]:
+    """Every seat's cards in every round of every hand, replayed from the action log."""
+    rows = await store.db.fetchall("SELECT id, table_id, number, start FROM hands ORDER BY id")
+    last = {int(r["table_id"]): int(r["id"]) for r in rows}
     out = []
-    for record in tg.transcript.calls:
-        if record.method == "sendMessage" and int(record.params.get("chat_id", 0)) > 0:
-            m = _HAND.search(str(record.params.get("text", "")))
-            if m:
-                out.append(m.group(1))
+    for row in rows:
+        start = json.loads(row["start"])
+        table = await store.tables.get(int(row["table_id"]))
+        hand = Hand.from_start(start)
+        rounds: list[Dealt] = []
+        seen = 0
+        for step in [None, *await store.hands.actions(int(row["id"]))]:
+            if step is not None:
+                hand.apply(Action.from_json(step))
+            new = [e for e in hand.events[seen:] if isinstance(e, Dealt)]
+            seen = len(hand.events)
+            if new:
+                # The engine holds the cards of the round it dealt last.
+                cards = cards_of(hand, new[-1].round_no, new[-1].seats)
+                assert cards == {i: hand.cards(i) for i in new[-1].seats}, "the deal moved"
+            rounds += new
+        folded: set[tuple[int, int]] = set()
+        round_no = 0
+        for e in hand.events:
+            if isinstance(e, RoundStarted):
+                round_no = e.round_no
+            elif isinstance(e, Fold):
+                folded.add((round_no, e.seat))
+        for event in rounds:
+            cards = cards_of(hand, event.round_no, event.seats)
+            points = points_of(hand, event.round_no, event.seats)
+            for seat, own in cards.items():
+                player = hand.seats[seat].player
+                name = " ".join((await store.users.get(player)).name.split())
+                out.append(Deal(table.chat_id, player, name, int(row["number"]),
+                                event.round_no, format_hand(own), points[seat],
+                                (event.round_no, seat) in folded, hand.is_over,
+                                last[table.id] == int(row["id"])))
     return out
 
 

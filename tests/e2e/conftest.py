@@ -22,4 +22,4 @@ async def bed(tg: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> AsyncIte
     finally:
         await test_bed.stop()
     await test_bed.audit()
-    test_bed.assert_no_cards_leaked()
+    await test_bed.assert_no_cards_leaked()

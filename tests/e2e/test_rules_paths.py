@@ -19,7 +19,11 @@ from tests.e2e.bed import Bed
 from tests.e2e.seeds import best, cards_of, find_seed, points_of, replica
 
 SLOW = 30.0
-"""A timer that never rings during a test."""
+"""A timer that never rings during a test: the story rings it (`Bed.ring`) when it is due.
+
+Only `test_svara_join_and_blind_timers_ring` and the last story let real timers ring, and
+they only watch what happens (each screen the group saw is kept in the message's history).
+"""
 
 
 # --------------------------------------------------------------------- helpers
@@ -118,9 +122,25 @@ async def until_shown(bed: Bed, group: ChatRecord, line: str) -> list[str]:
     return found
 
 
-async def wait_for_hand(bed: Bed, group: ChatRecord, number: int) -> Hand:
-    """Wait for the next hand (dealt by the timer) to be dealt and shown."""
-    await until_shown(bed, group, f"🃏 Svara · hand {number}")
+def seen(bed: Bed, group: ChatRecord) -> list[list[str]]:
+    """Every screen the table message has shown, oldest first, as lines."""
+    message = bed.tg.world.find_message(group, bed.live(group).message_id or 0)
+    assert message is not None
+    return [[x.strip() for x in text.splitlines()]
+            for text in [*message.history, message.text] if text is not None]
+
+
+def first_showing(screens: list[list[str]], line: str, after: int = -1) -> int:
+    """The index of the first screen after `after` that has `line`."""
+    found = [i for i, screen in enumerate(screens) if i > after and line in screen]
+    assert found, f"no screen after #{after} shows {line!r}"
+    return found[0]
+
+
+async def deal_next(bed: Bed, group: ChatRecord, number: int) -> Hand:
+    """The time between hands is up: hand `number` is dealt and shown."""
+    await bed.ring(group)
+    assert (await lines(bed, group))[0] == f"🃏 Svara · hand {number}"
     hand = bed.live(group).hand
     assert hand is not None
     return hand
@@ -293,7 +313,7 @@ async def test_blind_chain_of_three_then_bet_double_and_blinds_pay_the_differenc
 
 
 async def test_dealer_wins_when_nobody_bets_and_deals_again(bed: Bed) -> None:
-    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera", next_hand_delay=0.5)
+    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera")
     ana, boris, vera = players
     hand = plan(bed, group, lambda h: h.dealer == 0)
 
@@ -307,7 +327,7 @@ async def test_dealer_wins_when_nobody_bets_and_deals_again(bed: Bed) -> None:
         assert format_hand(cards) not in "\n".join(screen), "cards shown without a showdown"
     assert stacks(bed.live(group)) == {ana.id: 1020, boris.id: 990, vera.id: 990}
 
-    second = await wait_for_hand(bed, group, 2)
+    second = await deal_next(bed, group, 2)
     assert second.dealer == 0
     screen = await lines(bed, group)
     assert "Pot: 30 · dealer Ana" in screen and "Boris: blind or not? ⏳ 30 seconds" in screen
@@ -317,7 +337,7 @@ async def test_dealer_wins_when_nobody_bets_and_deals_again(bed: Bed) -> None:
 
 
 async def test_last_blind_wins_when_nobody_bets_after_the_deal(bed: Bed) -> None:
-    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera", next_hand_delay=0.5)
+    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera")
     ana, boris, vera = players
     plan(bed, group, lambda h: h.dealer == 0)
 
@@ -337,7 +357,7 @@ async def test_last_blind_wins_when_nobody_bets_after_the_deal(bed: Bed) -> None
     assert stacks(bed.live(group)) == {ana.id: 990, boris.id: 980, vera.id: 1030}
     assert "Vera: 1030" in screen
 
-    second = await wait_for_hand(bed, group, 2)
+    second = await deal_next(bed, group, 2)
     assert second.dealer == 1, "the deal passes on when the dealer did not win"
     assert "Pot: 30 · dealer Boris" in await lines(bed, group)
     closed = await end_table(bed, ana, group, players)
@@ -387,7 +407,7 @@ async def test_all_in_main_pot_ties_into_a_svara_side_pot_paid(bed: Bed) -> None
     ana, boris, vera = bed.players("Ana", "Boris", "Vera")
     await short_stack(bed, vera, 50)
     group = bed.group(ana, boris, vera)
-    await configure(bed, group, next_hand_delay=0.5)
+    await configure(bed, group)
     players = [ana, boris, vera]
     await bed.open_table(group, *players)
     hand = plan(bed, group, lambda h: h.dealer == 2
@@ -422,7 +442,7 @@ async def test_all_in_main_pot_ties_into_a_svara_side_pot_paid(bed: Bed) -> None
     assert stacks(bed.live(group)) == {ana.id: 1160, boris.id: 890, vera.id: 0}
 
     # Vera cannot pay the ante: the next hand is dealt without her.
-    second = await wait_for_hand(bed, group, 2)
+    second = await deal_next(bed, group, 2)
     assert not second.seats[2].in_round
     screen = await lines(bed, group)
     assert "Pot: 20 · dealer Ana" in screen and "Vera: 0 · out" in screen
@@ -616,19 +636,27 @@ async def test_svara_join_and_blind_timers_ring(bed: Bed) -> None:
     hand = plan(bed, group, lambda h: h.dealer == 0 and (p := points_of(h))[1] == p[2])
 
     await act(bed, ana, group, "Start")
-    assert "Boris: blind or not? ⏳ 1 second" in await lines(bed, group)
+    # Boris lets the blind timer run out: the cards are dealt without a blind.
     await until_shown(bed, group, "Boris to act. ⏳ 30 seconds")
+    screens = seen(bed, group)
+    asked = first_showing(screens, "Boris: blind or not? ⏳ 1 second")
+    assert first_showing(screens, "Boris to act. ⏳ 30 seconds", asked) == len(screens) - 1
+    running = bed.live(group).hand
+    assert running is not None and len(running.actions) == 1
     check_cards_sent(players, hand)
     await act(bed, boris, group, "Bet 10")
     await act(bed, vera, group, "Call 10")
     await act(bed, ana, group, "Fold")
-    assert "Tie between Boris, Vera: a svara for 50. Others may join for 25. ⏳ 1 second" \
-        in await lines(bed, group)
 
     # Nobody joins: the window closes by itself and the svara is played by the two.
-    screen = await until_shown(bed, group, "Boris: blind or not? ⏳ 1 second")
+    screen = await until_shown(bed, group, "Boris to act. ⏳ 30 seconds")
     assert "Svara · hand 1 · svara" in screen[0] and "Ana: 990 · out" in screen
-    await until_shown(bed, group, "Boris to act. ⏳ 30 seconds")
+    screens = seen(bed, group)
+    tie = first_showing(
+        screens, "Tie between Boris, Vera: a svara for 50. Others may join for 25. ⏳ 1 second")
+    asked = first_showing(screens, "Boris: blind or not? ⏳ 1 second", tie)
+    assert "Svara · hand 1 · svara" in screens[asked][0]
+    assert first_showing(screens, "Boris to act. ⏳ 30 seconds", asked) == len(screens) - 1
     check_cards_sent(players, hand, 2, (1, 2))
     assert len(cards_dm(ana)) == 1
     await act(bed, boris, group, "Bet 10")
@@ -692,17 +720,17 @@ async def test_split_variant_shares_the_pot_odd_chip_left_of_the_dealer(bed: Bed
 
 
 async def test_timeouts_fold_then_sit_out_until_back(bed: Bed) -> None:
-    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera", blind=False,
-                                         turn_timeout=1.0, next_hand_delay=1.5)
+    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera", blind=False)
     ana, boris, vera = players
     plan(bed, group, lambda h: h.dealer == 0 and best(points_of(h), (0, 1)) is not None)
     live = bed.live(group)
 
     await act(bed, ana, group, "Start")
     await act(bed, boris, group, "Bet 10")
-    assert "Vera to act. ⏳ 1 second" in await lines(bed, group)
-    screen = await until_shown(bed, group, "Vera: 990 · folded")
-    assert "Ana to act. ⏳ 1 second" in screen
+    assert "Vera to act. ⏳ 30 seconds" in await lines(bed, group)
+    await bed.ring(group)  # Vera's time is up
+    screen = await lines(bed, group)
+    assert "Vera: 990 · folded" in screen and "Ana to act. ⏳ 30 seconds" in screen
     await act(bed, ana, group, "Call 10")
     screen = await lines(bed, group)
     assert "Vera: 990" in screen and not any("away" in line for line in screen)
@@ -710,9 +738,11 @@ async def test_timeouts_fold_then_sit_out_until_back(bed: Bed) -> None:
     assert seat is not None and seat.timeouts == 1 and not seat.sitting_out
 
     # Second hand: Boris deals, Vera is first and times out again.
-    await wait_for_hand(bed, group, 2)
-    assert "Vera to act. ⏳ 1 second" in await lines(bed, group)
-    assert "Vera: 980 · folded" in await until_shown(bed, group, "Ana to act. ⏳ 1 second")
+    await deal_next(bed, group, 2)
+    assert "Vera to act. ⏳ 30 seconds" in await lines(bed, group)
+    await bed.ring(group)
+    screen = await lines(bed, group)
+    assert "Vera: 980 · folded" in screen and "Ana to act. ⏳ 30 seconds" in screen
     await act(bed, ana, group, "Fold")
     screen = await lines(bed, group)
     assert "🏆 Boris takes 30" in screen
@@ -728,7 +758,7 @@ async def test_timeouts_fold_then_sit_out_until_back(bed: Bed) -> None:
     assert "Vera: 980" in screen and not any("away" in line for line in screen)
     assert await buttons(bed, group) == []
 
-    third = await wait_for_hand(bed, group, 3)
+    third = await deal_next(bed, group, 3)
     assert third.in_play(2), "Vera is dealt in again"
     assert not seat.sitting_out and seat.timeouts == 0
     assert third.dealer == 1, "Boris won hand 2 with no bet: he deals again"

@@ -28,15 +28,32 @@ async def test_an_admin_switches_a_variant_and_a_member_cannot(bed: Bed) -> None
 
 
 async def test_a_change_during_a_hand_applies_from_the_next_deal(bed: Bed) -> None:
-    ana, boris = bed.players("Ana", "Boris")
+    ana, boris = players = bed.players("Ana", "Boris")
     group = bed.group(ana, boris, admins=(ana,))
     await bed.open_table(group, ana, boris)
-    await bed.press(ana, group, "Start")
+    assert await bed.press(ana, group, "Start") is None
     live = bed.live(group)
     await ana.send(group, "/settings ante 20")
     await bed.idle()
-    assert live.settings.ante == 10 and live.next_settings is not None
+    assert live.settings.ante == 10
     assert live.hand is not None and live.hand.rules.ante == 10
+    assert "Pot: 20 · dealer" in ((await bed.table_message(group)).text or "")
+
+    # The hand ends at the old ante: the first to act declines the blind and folds.
+    first = live.hand.seats[live.hand.to_act or 0].player
+    actor = next(p for p in players if p.id == first)
+    assert await bed.press(actor, group, "No blind") is None
+    assert await bed.press(actor, group, "Fold") is None
+    assert live.hand is None
+    stacks = {s.player: s.stack for s in live.table.seats}
+    assert sorted(stacks.values()) == [990, 1010]
+
+    await bed.ring(group)  # the next deal
+    hand = live.hand
+    assert hand is not None and bed.live(group).hand_no == 2
+    assert hand.rules.ante == 20 and live.settings.ante == 20
+    assert "Pot: 40 · dealer" in ((await bed.table_message(group)).text or "")
+    assert hand.stacks == {p: stack - 20 for p, stack in stacks.items()}
 
 
 async def test_a_player_tops_up_between_hands_only(bed: Bed) -> None:

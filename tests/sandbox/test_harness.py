@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import BadRequest
 
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.harness import Sandbox
@@ -24,6 +25,21 @@ async def test_check_lists_unexpected_violations(tg: Sandbox) -> None:
     tg.check()
     with pytest.raises(ValueError, match="unknown violation kinds"):
         tg.expect("typo")
+
+
+async def test_an_edit_that_changes_nothing_is_a_violation(tg: Sandbox) -> None:
+    group = tg.world.group("Friends")
+    async with tg.bot() as bot:
+        sent = await bot.send_message(group.id, "table")
+        await bot.edit_message_text("table, edited", group.id, sent.message_id)
+        with pytest.raises(BadRequest, match=r"^Message is not modified"):
+            await bot.edit_message_text("table, edited", group.id, sent.message_id)
+    assert [v.kind for v in tg.violations()] == ["not_modified"]
+    with pytest.raises(AssertionError, match=r"\[not_modified\] editMessageText: Bad Request: "
+                       "message is not modified"):
+        tg.check()
+    tg.expect("not_modified")
+    tg.check()
 
 
 async def test_wait_idle_waits_for_the_bot_to_fetch_updates(tg: Sandbox) -> None:

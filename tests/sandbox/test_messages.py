@@ -114,6 +114,7 @@ async def test_keyboard_shape(tg: Sandbox) -> None:
 
 
 async def test_edits(tg: Sandbox) -> None:
+    tg.expect("not_modified")
     group = tg.world.group("Friends")
     async with tg.bot() as bot:
         sent = await bot.send_message(group.id, "table", reply_markup=keyboard(["Join"]))
@@ -173,6 +174,7 @@ async def test_chat_not_found_and_private_chats(tg: Sandbox) -> None:
 
 
 async def test_caption_edits_and_pins(tg: Sandbox) -> None:
+    tg.expect("not_modified")
     png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
     group = tg.world.group("Friends")
     admin_group = tg.world.supergroup("Club", bot_admin=True)

@@ -15,11 +15,17 @@ from bot.sandbox.world import World
 from tests.sandbox.helpers import exactly
 
 
+async def held(tg: Sandbox | World) -> None:
+    """Wait until the stand-in holds a long poll open (no update to answer it with)."""
+    world = tg if isinstance(tg, World) else tg.world
+    await world.wait_for(lambda: world.updates.polling, what="a long poll held open")
+
+
 async def test_long_poll_waits_for_an_update(tg: Sandbox) -> None:
     alice = tg.world.user("Alice")
     async with tg.bot() as bot:
         waiting = asyncio.create_task(bot.get_updates(timeout=5))
-        await asyncio.sleep(0.05)
+        await held(tg)
         assert not waiting.done()  # nothing to send: the request is held open
         await alice.start_bot("welcome")
         updates = await asyncio.wait_for(waiting, 2)
@@ -61,7 +67,7 @@ async def test_allowed_updates_filters_new_updates(tg: Sandbox) -> None:
 async def test_second_poller_ends_the_first_with_409(tg: Sandbox) -> None:
     async with tg.bot() as first, tg.bot() as second:
         waiting = asyncio.create_task(first.get_updates(timeout=5))
-        await asyncio.sleep(0.05)
+        await held(tg)
         newer = asyncio.create_task(second.get_updates(timeout=0))
         with pytest.raises(Conflict, match="terminated by other getUpdates request"):
             await asyncio.wait_for(waiting, 2)
@@ -94,13 +100,15 @@ async def test_application_polling_does_not_spin(tg: Sandbox) -> None:
     app = tg.app_builder().build()
     app.add_handler(MessageHandler(filters.TEXT, remember))
     async with tg.running(app, poll_timeout=10):
-        await tg.world.wait_idle()
-        before = len(tg.transcript.of("getUpdates"))
-        await asyncio.sleep(1.0)
-        idle_polls = len(tg.transcript.of("getUpdates")) - before
+        # Idle, the application waits in one long poll instead of asking again and again.
+        await held(tg)
+        polls = tg.transcript.of("getUpdates")
+        assert float(polls[-1].params["timeout"]) == 10
         await alice.start_bot()
         await tg.world.wait_for(lambda: seen, timeout=2)
-    assert idle_polls <= 3, f"{idle_polls} getUpdates calls in one idle second"
+        # The held poll brought the update; one more confirms it and is held in turn.
+        await held(tg)
+        assert len(tg.transcript.of("getUpdates")) == len(polls) + 1
     assert seen == ["/start"]
 
 
@@ -109,6 +117,6 @@ async def test_stopping_the_server_answers_a_waiting_poll() -> None:
     await server.start()
     async with Sandbox(server).bot() as bot:
         waiting = asyncio.create_task(bot.get_updates(timeout=20, read_timeout=30))
-        await asyncio.sleep(0.05)
+        await held(server.world)
         await asyncio.wait_for(server.stop(), 2)
         assert await asyncio.wait_for(waiting, 2) == ()

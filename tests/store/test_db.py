@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Database, IntegrityViolation, StorageFailure, TransactionMisuse
+from bot.store.migrations import LATEST
 
 
 def _counter(conn: sqlite3.Connection) -> None:
@@ -27,7 +28,7 @@ async def test_pragmas_are_set(db_path: Path) -> None:
         # Inspect the writer connection from inside a transaction.
         async with db.transaction():
             assert await db.read(pragmas) == (1, "wal", 1234, 2)
-        assert db.version == 3
+        assert db.version == LATEST
     finally:
         await db.close()
 
