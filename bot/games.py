@@ -29,7 +29,7 @@ from bot.render import (
     private_hands,
 )
 from bot.store import Store
-from bot.store.errors import StoreError
+from bot.store.errors import InsufficientChips, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase, new_seed
@@ -273,11 +273,17 @@ class Games:
                 raise errors.Closing()
             if len(live.table.seats) >= live.settings.max_seats:
                 raise errors.TableFull()
-            buy_in = min(balance, live.settings.max_buy_in)
-            if buy_in < live.settings.ante:
-                raise errors.NotEnoughChips(ante=live.settings.ante, balance=balance)
-            await self.store.tables.join(live.id, who.id, buy_in)
-            live.table.sit(who.id, buy_in)
+            ante = live.settings.ante
+            if min(balance, live.settings.max_buy_in) < ante:
+                raise errors.NotEnoughChips(ante=ante, balance=balance)
+            try:
+                # His balance up to the maximum, read where it moves: another table may
+                # have taken some since.
+                seat = await self.store.tables.join(live.id, who.id, live.settings.max_buy_in,
+                                                    min_buy_in=ante)
+            except InsufficientChips as err:
+                raise errors.NotEnoughChips(ante=ante, balance=err.have) from None
+            live.table.sit(who.id, seat.stack)
             live.name(who.id, who.name)
             live.note = None
             await self._publish(live)
@@ -318,8 +324,13 @@ class Games:
             wanted = min(room, balance) if amount is None else amount
             if not 1 <= wanted <= min(room, balance):
                 raise errors.BadTopUp(room=max(room, 0), balance=balance)
-            await self.store.tables.top_up(live.id, who.id, wanted)
-            live.table.top_up(who.id, wanted, live.settings.max_buy_in)
+            try:
+                row = await self.store.tables.top_up(
+                    live.id, who.id, room if amount is None else amount,
+                    min_amount=1 if amount is None else amount)
+            except InsufficientChips as err:
+                raise errors.BadTopUp(room=max(room, 0), balance=err.have) from None
+            live.table.top_up(who.id, row.stack - seat.stack, live.settings.max_buy_in)
             await self._publish(live)
             return seat.stack
 

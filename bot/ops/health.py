@@ -81,8 +81,8 @@ class Health:
         if store is None:
             return False
         try:
-            async with store.db.transaction():
-                pass  # BEGIN IMMEDIATE takes the write lock; an empty COMMIT writes nothing
+            # BEGIN IMMEDIATE takes the write lock; an empty COMMIT writes nothing.
+            await store.db.write(_nothing)
         except (StoreError, OSError):
             return False
         return True
@@ -97,3 +97,7 @@ class Health:
             "database_ok": ok,
             "last_update_at": iso(self.last_update),
         }
+
+
+async def _nothing(conn: object) -> None:
+    """A unit of work that writes nothing: only the transaction around it is tested."""

@@ -23,6 +23,7 @@ from typing import TextIO
 from bot.ops.lock import Busy, DatabaseLock
 from bot.store import cli
 from bot.store.audit import audit_file
+from bot.store.cli import run_sync
 from bot.store.migrations import LATEST
 
 SIDECARS = ("-wal", "-shm")
@@ -89,7 +90,7 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
         os.replace(database, kept)
     os.replace(partial, database)
     _sync_folder(database.parent)
-    report = audit_file(str(database))
+    report = run_sync(audit_file(str(database)))
     print(f"restored {backup} into {database}; {report.summary()}", file=out)
     if kept is not None:
         print(f"the database it replaced is kept at {kept}", file=out)
@@ -104,7 +105,7 @@ def _check_copy(path: Path) -> str | None:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         finally:
             conn.close()
-        report = audit_file(str(path))
+        report = run_sync(audit_file(str(path)))
     except sqlite3.Error as error:
         return f"cannot be read ({error})"
     if version > LATEST:

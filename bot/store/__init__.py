@@ -1,5 +1,5 @@
-"""Storage: SQLite with one owner of transactions, an append-only double-entry ledger,
-hands persisted step by step, and start-up recovery.
+"""Storage: SQLite over aiosqlite with one owner of transactions, an append-only
+double-entry ledger, hands persisted step by step, and start-up recovery.
 
 Open it once with ``store = await Store.open(path)``, run ``await store.recover()``
 before dealing, and use ``store.users``, ``store.chats``, ``store.tables`` and
@@ -25,8 +25,6 @@ from bot.store.errors import (
     TableClosed,
     TableExists,
     TableFull,
-    TransactionMisuse,
-    UnknownChat,
     UnknownHand,
     UnknownTable,
     UnknownUser,
@@ -45,13 +43,12 @@ from bot.store.models import (
 )
 from bot.store.recovery import Recovery
 from bot.store.store import Store
-from bot.store.tx import Tx
 
 __all__ = [
     "AlreadySeated", "AuditReport", "BadAmount", "BadInput", "BonusNotDue", "Chat",
     "Database", "HandInProgress", "HandMismatch", "HandNotOpen", "HandRow", "Holdings",
     "InsufficientChips", "IntegrityViolation", "Leave", "Movement", "NotSeated", "Recovery",
     "SchemaTooNew", "Seat", "Settled", "StorageFailure", "Store", "StoreError", "Table",
-    "TableChips", "TableClosed", "TableExists", "TableFull", "TransactionMisuse", "Tx",
-    "UnknownChat", "UnknownHand", "UnknownTable", "UnknownUser", "User",
+    "TableChips", "TableClosed", "TableExists", "TableFull",
+    "UnknownHand", "UnknownTable", "UnknownUser", "User",
 ]

@@ -12,8 +12,12 @@ Checks, each reported separately:
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store.sql import Conn, fetchall, fetchone, read_only_uri
 
 
 @dataclass(slots=True)
@@ -43,11 +47,12 @@ class AuditReport:
         )
 
 
-def _scalar(conn: sqlite3.Connection, sql: str) -> int:
-    return int(conn.execute(sql).fetchone()[0] or 0)
+async def _scalar(conn: Conn, sql: str) -> int:
+    row = await fetchone(conn, sql)
+    return int(row[0] or 0) if row is not None else 0
 
 
-def run_audit(conn: sqlite3.Connection, *, limit: int = 50) -> AuditReport:
+async def run_audit(conn: Conn, *, limit: int = 50) -> AuditReport:
     """Audit the database behind ``conn`` (call it inside one read transaction).
 
     At most ``limit`` violations of each kind are listed.
@@ -55,29 +60,30 @@ def run_audit(conn: sqlite3.Connection, *, limit: int = 50) -> AuditReport:
     r = AuditReport()
     bad = r.violations
 
-    def each(sql: str, message: str) -> None:
-        for row in conn.execute(f"{sql} LIMIT {int(limit)}"):
+    async def each(sql: str, message: str) -> None:
+        for row in await fetchall(conn, f"{sql} LIMIT {int(limit)}"):
             bad.append(message.format(*row))
 
-    for (line,) in conn.execute("PRAGMA quick_check"):
+    for (line,) in await fetchall(conn, "PRAGMA quick_check"):
         if line != "ok":
             bad.append(f"sqlite quick_check: {line}")
-    for row in conn.execute("PRAGMA foreign_key_check"):
+    for row in await fetchall(conn, "PRAGMA foreign_key_check"):
         bad.append(f"foreign key: row {row[1]} of {row[0]} points to a missing {row[2]}")
 
-    r.rows = _scalar(conn, "SELECT count(*) FROM ledger")
-    r.users = _scalar(conn, "SELECT count(*) FROM users")
-    r.granted = -_scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'bank'")
-    r.balances = _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'balance'")
-    r.stacks = _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'stack'")
-    r.open_pots = _scalar(
+    r.rows = await _scalar(conn, "SELECT count(*) FROM ledger")
+    r.users = await _scalar(conn, "SELECT count(*) FROM users")
+    r.granted = -await _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'bank'")
+    r.balances = await _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'balance'")
+    r.stacks = await _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'stack'")
+    r.open_pots = await _scalar(
         conn, "SELECT sum(l.delta) FROM ledger l JOIN hands h ON h.id = l.hand_id"
               " WHERE l.account = 'pot' AND h.status = 'open'")
-    r.hands = {s: n for s, n in conn.execute("SELECT status, count(*) FROM hands GROUP BY 1")}
+    r.hands = {s: n for s, n in await fetchall(conn, "SELECT status, count(*) FROM hands"
+                                                     " GROUP BY 1")}
 
-    each("SELECT move, sum(delta) FROM ledger GROUP BY move HAVING sum(delta) != 0",
+    await each("SELECT move, sum(delta) FROM ledger GROUP BY move HAVING sum(delta) != 0",
          "movement {0} does not balance: its rows sum to {1}")
-    each("SELECT id, kind FROM ledger WHERE account = 'bank'"
+    await each("SELECT id, kind FROM ledger WHERE account = 'bank'"
          " AND kind NOT IN ('grant', 'bonus', 'operator_grant')",
          "ledger row {0}: a {1} may not touch the bank")
     if r.balances + r.stacks + r.open_pots != r.granted:
@@ -85,57 +91,51 @@ def run_audit(conn: sqlite3.Connection, *, limit: int = 50) -> AuditReport:
             f"chips do not add up: balances {r.balances} + stacks {r.stacks} + open pots "
             f"{r.open_pots} = {r.balances + r.stacks + r.open_pots}, granted {r.granted}"
         )
-    each("SELECT h.id, h.status, sum(l.delta) FROM hands h JOIN ledger l"
+    await each("SELECT h.id, h.status, sum(l.delta) FROM hands h JOIN ledger l"
          " ON l.hand_id = h.id AND l.account = 'pot' WHERE h.status != 'open'"
          " GROUP BY h.id HAVING sum(l.delta) != 0",
          "hand {0} is {1} but its pot still holds {2}")
-    each("SELECT u.id, u.balance, ifnull(sum(l.delta), 0) FROM users u LEFT JOIN ledger l"
+    await each("SELECT u.id, u.balance, ifnull(sum(l.delta), 0) FROM users u LEFT JOIN ledger l"
          " ON l.user_id = u.id AND l.account = 'balance' GROUP BY u.id"
          " HAVING u.balance != ifnull(sum(l.delta), 0)",
          "user {0}: cached balance {1}, ledger says {2}")
-    each("SELECT s.table_id, s.user_id, s.stack, ifnull(sum(l.delta), 0) FROM seats s"
+    await each("SELECT s.table_id, s.user_id, s.stack, ifnull(sum(l.delta), 0) FROM seats s"
          " LEFT JOIN ledger l ON l.account = 'stack' AND l.user_id = s.user_id"
          " AND l.table_id = s.table_id GROUP BY s.table_id, s.user_id"
          " HAVING s.stack != ifnull(sum(l.delta), 0)",
          "table {0}, user {1}: cached stack {2}, ledger says {3}")
-    each("SELECT l.table_id, l.user_id, sum(l.delta) FROM ledger l LEFT JOIN seats s"
+    await each("SELECT l.table_id, l.user_id, sum(l.delta) FROM ledger l LEFT JOIN seats s"
          " ON s.table_id = l.table_id AND s.user_id = l.user_id WHERE l.account = 'stack'"
          " AND s.user_id IS NULL GROUP BY l.table_id, l.user_id HAVING sum(l.delta) != 0",
          "table {0}, user {1}: no seat, but the ledger leaves {2} chips in his stack")
-    each("SELECT h.id, h.pot, ifnull(sum(l.delta), 0) FROM hands h LEFT JOIN ledger l"
+    await each("SELECT h.id, h.pot, ifnull(sum(l.delta), 0) FROM hands h LEFT JOIN ledger l"
          " ON l.hand_id = h.id AND l.account = 'pot' GROUP BY h.id"
          " HAVING h.pot != ifnull(sum(l.delta), 0)",
          "hand {0}: cached pot {1}, ledger says {2}")
-    each("SELECT user_id, sum(delta) FROM ledger WHERE account = 'balance'"
+    await each("SELECT user_id, sum(delta) FROM ledger WHERE account = 'balance'"
          " GROUP BY user_id HAVING sum(delta) < 0",
          "user {0}: negative balance {1}")
-    each("SELECT table_id, user_id, sum(delta) FROM ledger WHERE account = 'stack'"
+    await each("SELECT table_id, user_id, sum(delta) FROM ledger WHERE account = 'stack'"
          " GROUP BY table_id, user_id HAVING sum(delta) < 0",
          "table {0}, user {1}: negative stack {2}")
-    each("SELECT hand_id, sum(delta) FROM ledger WHERE account = 'pot'"
+    await each("SELECT hand_id, sum(delta) FROM ledger WHERE account = 'pot'"
          " GROUP BY hand_id HAVING sum(delta) < 0",
          "hand {0}: negative pot {1}")
-    each("SELECT id, balance FROM users WHERE balance < 0", "user {0}: negative balance {1}")
-    each("SELECT table_id, user_id, stack FROM seats WHERE stack < 0",
+    await each("SELECT id, balance FROM users WHERE balance < 0", "user {0}: negative balance {1}")
+    await each("SELECT table_id, user_id, stack FROM seats WHERE stack < 0",
          "table {0}, user {1}: negative stack {2}")
-    each("SELECT l.id, l.hand_id FROM ledger l JOIN hands h ON h.id = l.hand_id"
+    await each("SELECT l.id, l.hand_id FROM ledger l JOIN hands h ON h.id = l.hand_id"
          " WHERE l.table_id IS NOT h.table_id",
          "ledger row {0} names hand {1} but another table")
     return r
 
 
-def audit_file(path: str) -> AuditReport:
+async def audit_file(path: str | Path) -> AuditReport:
     """Audit a database file, read-only, on one consistent snapshot."""
-    from pathlib import Path
-
-    uri = Path(path).resolve().as_uri() + "?mode=ro"
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-    try:
-        conn.execute("PRAGMA busy_timeout = 5000")
-        conn.execute("BEGIN")
+    async with aiosqlite.connect(read_only_uri(path), uri=True, isolation_level=None) as conn:
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute("BEGIN")
         try:
-            return run_audit(conn)
+            return await run_audit(conn)
         finally:
-            conn.execute("ROLLBACK")
-    finally:
-        conn.close()
+            await conn.rollback()

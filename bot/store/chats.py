@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.store.db import Database
 from bot.store.errors import BadInput
 from bot.store.models import Chat
+from bot.store.sql import Conn, execute, fetchone
 
 MAX_SETTINGS = 16_384
 
@@ -31,18 +31,21 @@ def settings_text(settings: str | Mapping[str, Any]) -> str:
     return text
 
 
-def ensure_chat(conn: sqlite3.Connection, chat_id: int, now: int) -> None:
+async def ensure_chat(conn: Conn, chat_id: int, now: int) -> None:
     """Insert the chat row if it is missing."""
     if type(chat_id) is not int:
         raise BadInput(f"a chat id is a whole number, not {chat_id!r}")
-    conn.execute(
+    await execute(
+        conn,
         "INSERT INTO chats (id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (chat_id, now, now),
     )
 
 
-def _get(conn: sqlite3.Connection, chat_id: int) -> Chat:
-    return Chat.of(conn.execute("SELECT * FROM chats WHERE id = ?", (chat_id,)).fetchone())
+async def _get(conn: Conn, chat_id: int) -> Chat:
+    row = await fetchone(conn, "SELECT * FROM chats WHERE id = ?", (chat_id,))
+    assert row is not None
+    return Chat.of(row)
 
 
 class Chats:
@@ -62,11 +65,11 @@ class Chats:
         text = settings_text(settings)
         now = int(self._clock())
 
-        def work(conn: sqlite3.Connection) -> Chat:
-            ensure_chat(conn, chat_id, now)
-            conn.execute("UPDATE chats SET settings = ?, updated_at = ? WHERE id = ?",
-                         (text, now, chat_id))
-            return _get(conn, chat_id)
+        async def work(conn: Conn) -> Chat:
+            await ensure_chat(conn, chat_id, now)
+            await execute(conn, "UPDATE chats SET settings = ?, updated_at = ? WHERE id = ?",
+                          (text, now, chat_id))
+            return await _get(conn, chat_id)
 
         return await self._db.write(work)
 
@@ -76,10 +79,10 @@ class Chats:
             raise BadInput(f"not a language code: {language!r}")
         now = int(self._clock())
 
-        def work(conn: sqlite3.Connection) -> Chat:
-            ensure_chat(conn, chat_id, now)
-            conn.execute("UPDATE chats SET language = ?, updated_at = ? WHERE id = ?",
-                         (language, now, chat_id))
-            return _get(conn, chat_id)
+        async def work(conn: Conn) -> Chat:
+            await ensure_chat(conn, chat_id, now)
+            await execute(conn, "UPDATE chats SET language = ?, updated_at = ? WHERE id = ?",
+                          (language, now, chat_id))
+            return await _get(conn, chat_id)
 
         return await self._db.write(work)

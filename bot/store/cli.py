@@ -8,13 +8,22 @@ consistent snapshot, and the backup copies one with SQLite's online backup API.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sqlite3
 import sys
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
 
 from bot.store.audit import audit_file
 from bot.store.migrations import LATEST, schema_version
+from bot.store.sql import fetchone, read_only_uri
+
+T = TypeVar("T")
 
 DEFAULT_DB = Path("svara.sqlite3")
 
@@ -30,6 +39,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run_sync(job: Coroutine[Any, Any, T]) -> T:
+    """Run ``job`` to its end from plain code, even when this thread runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(job)
+    with ThreadPoolExecutor(1, thread_name_prefix="store-cli") as pool:
+        return pool.submit(asyncio.run, job).result()
+
+
 def _check_source(db: Path) -> str | None:
     if not db.is_file():
         return f"no database at {db} (use --db PATH)"
@@ -43,7 +62,7 @@ def audit(db: Path) -> int:
         print(f"audit: {problem}", file=sys.stderr)
         return 2
     try:
-        report = audit_file(str(db))
+        report = run_sync(audit_file(db))
     except sqlite3.Error as err:
         print(f"audit: cannot read {db}: {err}", file=sys.stderr)
         return 2
@@ -65,22 +84,7 @@ def backup(db: Path, target: Path) -> int:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
-        source = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            source.execute("PRAGMA busy_timeout = 5000")
-            copy = sqlite3.connect(partial)
-            try:
-                # pages=-1: the whole database in one step, i.e. inside one read
-                # transaction, so commits the bot makes meanwhile cannot tear the copy.
-                source.backup(copy, pages=-1)
-                # A single self-contained file: no -wal next to the copy.
-                copy.execute("PRAGMA journal_mode = DELETE")
-                check = copy.execute("PRAGMA integrity_check").fetchone()[0]
-                version = schema_version(copy)
-            finally:
-                copy.close()
-        finally:
-            source.close()
+        check, version = run_sync(_copy(db, partial))
     except sqlite3.Error as err:
         partial.unlink(missing_ok=True)
         print(f"backup: failed: {err}", file=sys.stderr)
@@ -90,10 +94,26 @@ def backup(db: Path, target: Path) -> int:
         print(f"backup: the copy failed its integrity check: {check}", file=sys.stderr)
         return 1
     os.replace(partial, target)
-    report = audit_file(str(target))
+    report = run_sync(audit_file(target))
     print(f"backup ok: {target} ({target.stat().st_size} bytes, schema {version}/{LATEST}); "
           f"{report.summary()}")
     return 0
+
+
+async def _copy(db: Path, partial: Path) -> tuple[str, int]:
+    """Copy ``db`` into the new file ``partial``; its integrity check and schema version."""
+    source = aiosqlite.connect(read_only_uri(db), uri=True)
+    # The backup runs on the source's thread and writes through this connection.
+    copy = aiosqlite.connect(partial, check_same_thread=False)
+    async with source, copy:
+        await source.execute("PRAGMA busy_timeout = 5000")
+        # pages=-1: the whole database in one step, i.e. inside one read transaction, so
+        # commits the bot makes meanwhile cannot tear the copy.
+        await source.backup(copy, pages=-1)
+        # A single self-contained file: no -wal next to the copy.
+        await copy.execute("PRAGMA journal_mode = DELETE")
+        row = await fetchone(copy, "PRAGMA integrity_check")
+        return str(row[0] if row is not None else "no answer"), await schema_version(copy)
 
 
 def main(argv: list[str]) -> int:

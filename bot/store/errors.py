@@ -35,10 +35,6 @@ class IntegrityViolation(StorageFailure):
     """A constraint of the schema refused a write the checks in Python let through."""
 
 
-class TransactionMisuse(StoreError):
-    """A transaction was used in a way that would break isolation (e.g. from another task)."""
-
-
 class BadAmount(StoreError, ValueError):
     """An amount of chips that is not a whole number in the allowed range."""
 
@@ -55,12 +51,6 @@ class UnknownUser(StoreError, LookupError):
     def __init__(self, user_id: int) -> None:
         super().__init__(f"there is no user {user_id}; they must talk to the bot first")
         self.user_id = user_id
-
-
-class UnknownChat(StoreError, LookupError):
-    def __init__(self, chat_id: int) -> None:
-        super().__init__(f"there is no chat {chat_id}")
-        self.chat_id = chat_id
 
 
 class UnknownTable(StoreError, LookupError):

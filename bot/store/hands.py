@@ -11,12 +11,12 @@ The write path of a hand, as the bot drives it:
   action too, so a hand costs one commit per action plus one for the start.
 
 Start and action commits are *steps* (see ``step_synchronous`` of `Database.open`).
+Each method is one unit of work, run whole by `Database.write`.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -32,7 +32,8 @@ from bot.store.errors import (
     UnknownHand,
 )
 from bot.store.models import HandRow, Movement, Settled
-from bot.store.tables import cash_out, get_seat, list_seats, live_table
+from bot.store.sql import Conn, execute, fetchall, fetchone
+from bot.store.tables import cash_out, list_seats, live_table
 from engine import Action, ChipMove, Event, Hand
 
 INTO_POT = frozenset({"ante", "blind", "bet", "svara_join"})
@@ -43,19 +44,19 @@ def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def get_hand(conn: sqlite3.Connection, hand_id: int) -> HandRow:
+async def get_hand(conn: Conn, hand_id: int) -> HandRow:
     """The hand row, or `UnknownHand`."""
     if type(hand_id) is not int:
         raise BadInput(f"a hand id is a whole number, not {hand_id!r}")
-    row = conn.execute("SELECT * FROM hands WHERE id = ?", (hand_id,)).fetchone()
+    row = await fetchone(conn, "SELECT * FROM hands WHERE id = ?", (hand_id,))
     if row is None:
         raise UnknownHand(hand_id)
     return HandRow.of(row)
 
 
-def open_row(conn: sqlite3.Connection, hand_id: int) -> HandRow:
+async def open_row(conn: Conn, hand_id: int) -> HandRow:
     """The hand row if the hand is open, else `HandNotOpen`."""
-    row = get_hand(conn, hand_id)
+    row = await get_hand(conn, hand_id)
     if row.status != "open":
         raise HandNotOpen(hand_id, row.status)
     return row
@@ -66,8 +67,8 @@ def chip_moves(events: Iterable[Event]) -> list[ChipMove]:
     return [e for e in events if isinstance(e, ChipMove)]
 
 
-def post_moves(
-    conn: sqlite3.Connection,
+async def post_moves(
+    conn: Conn,
     hand: HandRow,
     moves: Sequence[ChipMove],
     *,
@@ -81,13 +82,15 @@ def post_moves(
     """
     if not moves:
         return
-    stacks: dict[int, int] = {}
-    for player in {m.player for m in moves}:
-        # Only the players who move chips; a step touches one or two seats.
-        row = conn.execute("SELECT stack FROM seats WHERE table_id = ? AND user_id = ?",
-                           (hand.table_id, player)).fetchone()
-        if row is not None:
-            stacks[player] = int(row[0])
+    # Only the players who move chips; a step touches one or two seats.
+    players = sorted({m.player for m in moves if type(m.player) is int})
+    rows = await fetchall(
+        conn,
+        f"SELECT user_id, stack FROM seats WHERE table_id = ?"
+        f" AND user_id IN ({', '.join('?' * len(players))})",
+        (hand.table_id, *players),
+    )
+    stacks = {int(r[0]): int(r[1]) for r in rows}
     pot = hand.pot
     transfers: list[ledger.Transfer] = []
     for m in moves:
@@ -111,17 +114,17 @@ def post_moves(
             transfers.append(ledger.Transfer(m.reason, delta, where_pot, where_stack))
         stacks[player] += delta
         pot -= delta
-    ledger.post(conn, transfers, seq=seq, at=at)
+    await ledger.post(conn, transfers, seq=seq, at=at)
 
 
-def next_seq(conn: sqlite3.Connection, hand_id: int) -> int:
-    row = conn.execute("SELECT ifnull(max(seq), 0) + 1 FROM actions WHERE hand_id = ?",
-                       (hand_id,)).fetchone()
-    return int(row[0])
+async def recorded_actions(conn: Conn, hand_id: int) -> int:
+    row = await fetchone(conn, "SELECT ifnull(max(seq), 0) FROM actions WHERE hand_id = ?",
+                         (hand_id,))
+    return int(row[0]) if row is not None else 0
 
 
-def append_action(
-    conn: sqlite3.Connection,
+async def append_action(
+    conn: Conn,
     hand_id: int,
     action: Mapping[str, Any],
     moves: Sequence[ChipMove],
@@ -130,9 +133,10 @@ def append_action(
     at: int,
 ) -> int:
     """One step: the action row and its chip moves. Returns the action's seq."""
-    found = conn.execute(
+    found = await fetchone(
+        conn,
         "SELECT h.*, (SELECT ifnull(max(seq), 0) + 1 FROM actions WHERE hand_id = h.id) AS next"
-        " FROM hands h WHERE h.id = ?", (hand_id,)).fetchone()
+        " FROM hands h WHERE h.id = ?", (hand_id,))
     if found is None:
         raise UnknownHand(hand_id)
     row, expected = HandRow.of(found), int(found["next"])
@@ -140,24 +144,24 @@ def append_action(
         raise HandNotOpen(hand_id, row.status)
     if seq is not None and seq != expected:
         raise HandMismatch(f"hand {hand_id}: action {seq} is stale, the next is {expected}")
-    conn.execute("INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                 (hand_id, expected, _json(dict(action)), at))
-    post_moves(conn, row, moves, seq=expected, at=at)
+    await execute(conn, "INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                  (hand_id, expected, _json(dict(action)), at))
+    await post_moves(conn, row, moves, seq=expected, at=at)
     return expected
 
 
-def refund(conn: sqlite3.Connection, hand: HandRow, *, at: int) -> dict[int, int]:
+async def refund(conn: Conn, hand: HandRow, *, at: int) -> dict[int, int]:
     """Give every player back what he put in the pot and not yet got back (pot -> stack).
 
     A player no longer seated gets his refund in his balance. Returns user id -> refund.
     """
-    pot = ledger.pot_sum(conn, hand.id)
-    seated = {s.user_id for s in list_seats(conn, hand.table_id)}
+    pot = await ledger.pot_sum(conn, hand.id)
+    seated = {s.user_id for s in await list_seats(conn, hand.table_id)}
     transfers: list[ledger.Transfer] = []
     paid: dict[int, int] = {}
     # put_in sums to the pot; if the log were odd enough that someone got out more than
     # he put in, the others are paid in order of their first chip until the pot is empty.
-    for user_id, net in ledger.put_in(conn, hand.id).items():
+    for user_id, net in (await ledger.put_in(conn, hand.id)).items():
         amount = min(net, pot)
         if amount <= 0:
             continue
@@ -167,64 +171,70 @@ def refund(conn: sqlite3.Connection, hand: HandRow, *, at: int) -> dict[int, int
                                          dest, user_id=user_id))
         paid[user_id] = amount
         pot -= amount
-    ledger.post(conn, transfers, at=at, memo="hand aborted")
+    await ledger.post(conn, transfers, at=at, memo="hand aborted")
     return paid
 
 
-def release_leavers(
-    conn: sqlite3.Connection, table_id: int, also: Iterable[int], *, at: int
+async def release_leavers(
+    conn: Conn, table_id: int, also: Iterable[int], *, at: int
 ) -> dict[int, int]:
     """Pay out and unseat players flagged as leaving (or named in ``also``)."""
     extra = set(also)
     left: dict[int, int] = {}
-    for seat in list_seats(conn, table_id):
+    for seat in await list_seats(conn, table_id):
         if seat.leaving or seat.user_id in extra:
-            left[seat.user_id] = cash_out(conn, seat, at=at)
+            left[seat.user_id] = await cash_out(conn, seat, at=at)
     return left
 
 
-def abort_hand(conn: sqlite3.Connection, hand_id: int, reason: str, *, at: int) -> dict[int, int]:
+async def abort_hand(conn: Conn, hand_id: int, reason: str, *, at: int) -> dict[int, int]:
     """Refund an open hand and mark it aborted; return user id -> refund."""
-    row = open_row(conn, hand_id)
-    paid = refund(conn, row, at=at)
-    conn.execute(
+    row = await open_row(conn, hand_id)
+    paid = await refund(conn, row, at=at)
+    await execute(
+        conn,
         "UPDATE hands SET status = 'aborted', abort_reason = ?, ended_at = ? WHERE id = ?",
         (reason[:500], at, hand_id),
     )
-    release_leavers(conn, row.table_id, (), at=at)
+    await release_leavers(conn, row.table_id, (), at=at)
     return paid
 
 
-def settle_hand(conn: sqlite3.Connection, hand_id: int, hand: Hand, *, at: int) -> Settled:
+async def settle_hand(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> Settled:
     """Close a finished hand whose every action is recorded; see `Hands.settle`."""
-    row = open_row(conn, hand_id)
+    row = await open_row(conn, hand_id)
     if not hand.is_over:
         raise HandMismatch(f"hand {hand_id} is not over yet")
-    recorded = next_seq(conn, hand_id) - 1
+    recorded = await recorded_actions(conn, hand_id)
     if recorded != len(hand.actions):
         raise HandMismatch(
             f"hand {hand_id}: {len(hand.actions)} actions played, {recorded} recorded"
         )
-    pot = ledger.pot_sum(conn, hand_id)
+    pot = await ledger.pot_sum(conn, hand_id)
     if pot != 0 or hand.pot != 0:
         raise HandMismatch(f"hand {hand_id}: the pot still holds {pot} chips")
+    stacks = {s.user_id: s.stack for s in await list_seats(conn, row.table_id)}
     for player, chips in hand.stacks.items():
-        seat = get_seat(conn, row.table_id, player)
-        if seat.stack != chips:
+        if player not in stacks:
+            raise NotSeated(row.table_id, player)
+        if stacks[player] != chips:
             raise HandMismatch(
-                f"hand {hand_id}: user {player} has {seat.stack} at the table, "
+                f"hand {hand_id}: user {player} has {stacks[player]} at the table, "
                 f"the engine says {chips}"
             )
     result = hand.result()
-    conn.execute(
+    await execute(
+        conn,
         "UPDATE hands SET status = 'settled', ended_at = ?, result = ?, reveal = ?"
         " WHERE id = ?",
         (at, _json(result), _json(hand.reveal()), hand_id),
     )
-    for player, count in result.get("timeouts", {}).items():
-        conn.execute("UPDATE seats SET timeouts = ? WHERE table_id = ? AND user_id = ?",
-                     (int(count), row.table_id, int(player)))
-    left = release_leavers(conn, row.table_id, result.get("leaving", ()), at=at)
+    timeouts = [(int(count), row.table_id, int(player))
+                for player, count in result.get("timeouts", {}).items()]
+    if timeouts:
+        await conn.executemany("UPDATE seats SET timeouts = ? WHERE table_id = ? AND user_id = ?",
+                               timeouts)
+    left = await release_leavers(conn, row.table_id, result.get("leaving", ()), at=at)
     return Settled(hand_id, left)
 
 
@@ -253,13 +263,13 @@ class Hands:
         commitment = hand.commitment
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> int:
-            live_table(conn, table_id)
-            busy = conn.execute("SELECT id FROM hands WHERE table_id = ? AND status = 'open'",
-                                (table_id,)).fetchone()
+        async def work(conn: Conn) -> int:
+            await live_table(conn, table_id)
+            busy = await fetchone(conn, "SELECT id FROM hands WHERE table_id = ?"
+                                        " AND status = 'open'", (table_id,))
             if busy is not None:
                 raise HandInProgress(table_id, int(busy[0]))
-            stacks = {s.user_id: s.stack for s in list_seats(conn, table_id)}
+            stacks = {s.user_id: s.stack for s in await list_seats(conn, table_id)}
             for seat in start["seats"]:
                 player, chips = seat["player"], seat["stack"]
                 if player not in stacks:
@@ -267,16 +277,15 @@ class Hands:
                 if stacks[player] != chips:
                     raise HandMismatch(f"user {player} has {stacks[player]} at table "
                                        f"{table_id}, the hand starts him with {chips}")
-            number = conn.execute("SELECT ifnull(max(number), 0) + 1 FROM hands"
-                                  " WHERE table_id = ?", (table_id,)).fetchone()[0]
-            cursor = conn.execute(
+            cursor = await execute(
+                conn,
                 "INSERT INTO hands (table_id, number, start, commitment, started_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, number, _json(start), commitment, now),
+                " SELECT ?, ifnull(max(number), 0) + 1, ?, ?, ? FROM hands WHERE table_id = ?",
+                (table_id, _json(start), commitment, now, table_id),
             )
             hand_id = int(cursor.lastrowid or 0)
-            post_moves(conn, get_hand(conn, hand_id), moves, seq=0, at=now)
-            conn.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
+            await post_moves(conn, await get_hand(conn, hand_id), moves, seq=0, at=now)
+            await execute(conn, "UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
             return hand_id
 
         return await self._db.write(work, step=True)
@@ -319,10 +328,10 @@ class Hands:
         moves = chip_moves(events)
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> Settled:
+        async def work(conn: Conn) -> Settled:
             if data is not None:
-                append_action(conn, hand_id, data, moves, seq=None, at=now)
-            return settle_hand(conn, hand_id, hand, at=now)
+                await append_action(conn, hand_id, data, moves, seq=None, at=now)
+            return await settle_hand(conn, hand_id, hand, at=now)
 
         return await self._db.write(work)
 
@@ -335,7 +344,12 @@ class Hands:
 
     async def get(self, hand_id: int) -> HandRow:
         """The hand, or `UnknownHand`."""
-        return await self._db.read(lambda conn: get_hand(conn, hand_id))
+        if type(hand_id) is not int:
+            raise BadInput(f"a hand id is a whole number, not {hand_id!r}")
+        row = await self._db.fetchone("SELECT * FROM hands WHERE id = ?", (hand_id,))
+        if row is None:
+            raise UnknownHand(hand_id)
+        return HandRow.of(row)
 
     async def open_hand(self, table_id: int) -> HandRow | None:
         """The table's open hand, if any."""
@@ -349,18 +363,13 @@ class Hands:
             "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
         return None if row is None else HandRow.of(row)
 
-    async def unfinished(self) -> list[HandRow]:
-        """Every open hand, oldest first (for start-up recovery)."""
-        rows = await self._db.fetchall("SELECT * FROM hands WHERE status = 'open' ORDER BY id")
-        return [HandRow.of(r) for r in rows]
-
     async def actions(self, hand_id: int) -> list[dict[str, Any]]:
         """The hand's action log, in order, as JSON."""
 
-        def work(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-            get_hand(conn, hand_id)
-            rows = conn.execute("SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
-                                (hand_id,)).fetchall()
+        async def work(conn: Conn) -> list[dict[str, Any]]:
+            await get_hand(conn, hand_id)
+            rows = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
+                                  (hand_id,))
             return [json.loads(r[0]) for r in rows]
 
         return await self._db.read(work)
@@ -368,8 +377,8 @@ class Hands:
     async def movements(self, hand_id: int) -> list[Movement]:
         """Every ledger row of the hand, in order."""
 
-        def work(conn: sqlite3.Connection) -> list[Movement]:
-            get_hand(conn, hand_id)
-            return ledger.hand_rows(conn, hand_id)
+        async def work(conn: Conn) -> list[Movement]:
+            await get_hand(conn, hand_id)
+            return await ledger.hand_rows(conn, hand_id)
 
         return await self._db.read(work)

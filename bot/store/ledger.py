@@ -10,24 +10,20 @@ id, so every movement, and the whole ledger, sums to zero. Accounts:
 * ``pot`` of a hand.
 
 Both rows of a movement carry the user, table, hand and action seq it belongs to. The
-functions here run on the writer thread inside a transaction owned by `Database`.
+functions here are parts of units of work: they run inside the caller's transaction.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.store.errors import BadAmount
 from bot.store.migrations import LEDGER_KINDS, MAX_CHIPS
 from bot.store.models import Movement
+from bot.store.sql import Conn, fetchall, fetchone
 
 AccountKind = Literal["bank", "balance", "stack", "pot"]
-
-GRANT_KINDS = ("grant", "bonus", "operator_grant")
-"""The only kinds that create chips (from the bank)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Account:
@@ -78,9 +74,10 @@ _INSERT = (
 )
 
 
-def next_move(conn: sqlite3.Connection) -> int:
+async def next_move(conn: Conn) -> int:
     """A move id larger than any written (ids only grow: the ledger is append-only)."""
-    row = conn.execute("SELECT ifnull(max(id), 0) + 1 FROM ledger").fetchone()
+    row = await fetchone(conn, "SELECT ifnull(max(id), 0) + 1 FROM ledger")
+    assert row is not None
     return int(row[0])
 
 
@@ -88,8 +85,8 @@ def _first(*values: int | None) -> int | None:
     return next((v for v in values if v is not None), None)
 
 
-def post(
-    conn: sqlite3.Connection,
+async def post(
+    conn: Conn,
     transfers: list[Transfer],
     *,
     at: int,
@@ -104,7 +101,7 @@ def post(
     if not transfers:
         return
     rows: list[tuple[object, ...]] = []
-    move = next_move(conn)
+    move = await next_move(conn)
     for t in transfers:
         if t.kind not in LEDGER_KINDS:
             raise ValueError(f"unknown ledger kind {t.kind!r}")
@@ -119,62 +116,54 @@ def post(
                          account.hand_id if account.hand_id is not None else hand,
                          seq, delta, memo, at))
         move += 1
-    conn.executemany(_INSERT, rows)
+    await conn.executemany(_INSERT, rows)
 
 
 # ---------------------------------------------------------------------- sums
 
 
-def balance_sum(conn: sqlite3.Connection, user_id: int) -> int:
-    """A user's balance as the ledger says (not the cache)."""
-    row = conn.execute(
-        "SELECT ifnull(sum(delta), 0) FROM ledger WHERE user_id = ? AND account = 'balance'",
-        (user_id,),
-    ).fetchone()
-    return int(row[0])
+async def _sum(conn: Conn, sql: str, params: tuple[int, ...]) -> int:
+    row = await fetchone(conn, sql, params)
+    return int(row[0]) if row is not None else 0
 
 
-def stack_sum(conn: sqlite3.Connection, user_id: int, table_id: int) -> int:
+async def stack_sum(conn: Conn, user_id: int, table_id: int) -> int:
     """A user's stack at a table as the ledger says."""
-    row = conn.execute(
-        "SELECT ifnull(sum(delta), 0) FROM ledger"
-        " WHERE user_id = ? AND account = 'stack' AND table_id = ?",
-        (user_id, table_id),
-    ).fetchone()
-    return int(row[0])
+    return await _sum(conn, "SELECT ifnull(sum(delta), 0) FROM ledger"
+                            " WHERE user_id = ? AND account = 'stack' AND table_id = ?",
+                      (user_id, table_id))
 
 
-def pot_sum(conn: sqlite3.Connection, hand_id: int) -> int:
+async def pot_sum(conn: Conn, hand_id: int) -> int:
     """The chips in a hand's pot as the ledger says."""
-    row = conn.execute(
-        "SELECT ifnull(sum(delta), 0) FROM ledger WHERE hand_id = ? AND account = 'pot'",
-        (hand_id,),
-    ).fetchone()
-    return int(row[0])
+    return await _sum(conn, "SELECT ifnull(sum(delta), 0) FROM ledger"
+                            " WHERE hand_id = ? AND account = 'pot'", (hand_id,))
 
 
-def put_in(conn: sqlite3.Connection, hand_id: int) -> dict[int, int]:
+async def put_in(conn: Conn, hand_id: int) -> dict[int, int]:
     """Per player, the chips his stack gave the hand's pot minus what it got back."""
-    rows = conn.execute(
+    rows = await fetchall(
+        conn,
         "SELECT user_id, sum(delta) FROM ledger"
         " WHERE hand_id = ? AND account = 'pot' GROUP BY user_id HAVING sum(delta) != 0"
         " ORDER BY min(id)",
         (hand_id,),
-    ).fetchall()
+    )
     return {int(r[0]): int(r[1]) for r in rows}
 
 
-def history(conn: sqlite3.Connection, user_id: int, limit: int) -> list[Movement]:
+async def history(conn: Conn, user_id: int, limit: int) -> list[Movement]:
     """A user's latest ledger rows on his own accounts, newest first."""
-    rows = conn.execute(
+    rows = await fetchall(
+        conn,
         "SELECT * FROM ledger WHERE user_id = ? AND account IN ('balance', 'stack')"
         " ORDER BY id DESC LIMIT ?",
         (user_id, limit),
-    ).fetchall()
+    )
     return [Movement.of(r) for r in rows]
 
 
-def hand_rows(conn: sqlite3.Connection, hand_id: int) -> list[Movement]:
+async def hand_rows(conn: Conn, hand_id: int) -> list[Movement]:
     """Every ledger row of a hand, in order."""
-    rows = conn.execute("SELECT * FROM ledger WHERE hand_id = ? ORDER BY id", (hand_id,))
-    return [Movement.of(r) for r in rows.fetchall()]
+    rows = await fetchall(conn, "SELECT * FROM ledger WHERE hand_id = ? ORDER BY id", (hand_id,))
+    return [Movement.of(r) for r in rows]

@@ -10,13 +10,13 @@ triggers in the same transaction as the ledger row; ``bot.store.audit`` proves t
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.errors import SchemaTooNew
+from bot.store.sql import Conn, fetchone
 
-Step = str | Callable[[sqlite3.Connection], None]
+Step = str | Callable[[Conn], Awaitable[None]]
 
 MAX_CHIPS = 10**15
 """No single amount may exceed this (the engine uses the same bound)."""
@@ -204,14 +204,14 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST = len(MIGRATIONS)
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
+async def schema_version(conn: Conn) -> int:
     """The number of migrations applied to the database behind ``conn``."""
-    row = conn.execute("PRAGMA user_version").fetchone()
-    return int(row[0])
+    row = await fetchone(conn, "PRAGMA user_version")
+    return int(row[0]) if row is not None else 0
 
 
-def migrate(
-    conn: sqlite3.Connection,
+async def migrate(
+    conn: Conn,
     *,
     path: str,
     migrations: Sequence[Migration] = MIGRATIONS,
@@ -226,26 +226,24 @@ def migrate(
         if m.version != i:
             raise ValueError(f"migration #{i} says it is version {m.version}")
     goal = len(migrations) if target is None else target
-    before = schema_version(conn)
+    before = await schema_version(conn)
     if before > len(migrations):
         raise SchemaTooNew(path, before, len(migrations))
     for m in migrations[before:goal]:
-        conn.execute("BEGIN IMMEDIATE")
+        await conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have migrated while we waited for the write lock.
-            now = schema_version(conn)
-            if now >= m.version:
-                conn.execute("ROLLBACK")
+            if await schema_version(conn) >= m.version:
+                await conn.rollback()
                 continue
             for step in m.steps:
                 if isinstance(step, str):
-                    conn.execute(step)
+                    await conn.execute(step)
                 else:
-                    step(conn)
-            conn.execute(f"PRAGMA user_version = {m.version}")
-            conn.execute("COMMIT")
+                    await step(conn)
+            await conn.execute(f"PRAGMA user_version = {m.version}")
+            await conn.execute("COMMIT")
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            await conn.rollback()
             raise
     return before

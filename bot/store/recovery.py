@@ -1,18 +1,16 @@
 """Start-up recovery: every unfinished hand is rebuilt from the database, or refunded.
 
 A hand is rebuilt by replaying its start JSON and action log through the engine. It
-resumes only if the rebuilt hand agrees with the ledger to the chip: the pot, every
-player's stack, the number of actions and the deal commitment. A rebuilt hand that is
-already over is settled on the spot. Anything else -- unreadable rows, a rules change
+resumes only if the rebuilt hand deals what its commitment promised and agrees with the
+ledger to the chip: the pot and every player's stack. A rebuilt hand that is already
+over is settled on the spot. Anything else -- unreadable rows, a rules change
 the start no longer passes, a disagreement -- refunds every chip still in the pot to
 whoever put it in and marks the hand aborted. Each hand is decided in one transaction.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,6 +19,7 @@ from bot.store import ledger
 from bot.store.db import Database
 from bot.store.errors import HandMismatch, StoreError
 from bot.store.hands import abort_hand, open_row, settle_hand
+from bot.store.sql import Conn, fetchall
 from bot.store.tables import get_seat, get_table
 from engine import Hand
 
@@ -55,44 +54,44 @@ class Recovery:
                 f"because {self.reason}")
 
 
-def _rebuild(conn: sqlite3.Connection, hand_id: int, replay: Replay) -> Hand:
+async def _rebuild(conn: Conn, hand_id: int, replay: Replay) -> Hand:
     """Replay a hand and check it against the ledger; raise `HandMismatch` if it differs."""
-    row = open_row(conn, hand_id)
+    row = await open_row(conn, hand_id)
+    logged = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
+                            (hand_id,))
     try:
-        start = json.loads(row.start)
-        actions = [json.loads(r[0]) for r in conn.execute(
-            "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,))]
-        hand = replay(start, actions)
+        hand = replay(json.loads(row.start), [json.loads(r[0]) for r in logged])
     except Exception as err:  # the engine's GameError, or anything a bad row provokes
         raise HandMismatch(f"it could not be rebuilt ({type(err).__name__}: {err})") from err
-    pot = ledger.pot_sum(conn, hand_id)
-    if hand.pot != pot or row.pot != pot:
-        raise HandMismatch(f"the rebuilt pot is {hand.pot}, the ledger holds {pot}")
+    if hand.commitments[0] != row.commitment:
+        raise HandMismatch("the deal does not match its commitment")
+    pot = await ledger.pot_sum(conn, hand_id)
+    if hand.pot != pot:
+        raise HandMismatch(f"the rebuilt pot ({hand.pot}) differs from the ledger ({pot})")
+    if row.pot != pot:
+        raise HandMismatch(f"the hand's pot ({row.pot}) differs from the ledger ({pot})")
     for player, chips in hand.stacks.items():
-        seat = get_seat(conn, row.table_id, player)
-        booked = ledger.stack_sum(conn, player, row.table_id)
+        seat = await get_seat(conn, row.table_id, player)
+        booked = await ledger.stack_sum(conn, player, row.table_id)
         if not chips == seat.stack == booked:
             raise HandMismatch(f"user {player} has {booked} at the table, "
                                f"the rebuilt hand says {chips}")
-    commitments = getattr(hand, "commitments", None) or [hand.commitment]
-    if commitments[0] != row.commitment:
-        raise HandMismatch("the rebuilt deal does not match the stored commitment")
     return hand
 
 
-def recover_hand(conn: sqlite3.Connection, hand_id: int, replay: Replay, at: int) -> Recovery:
+async def recover_hand(conn: Conn, hand_id: int, replay: Replay, at: int) -> Recovery:
     """Resume, settle or refund one open hand, in the caller's transaction."""
-    row = open_row(conn, hand_id)
-    table = get_table(conn, row.table_id)
+    row = await open_row(conn, hand_id)
+    table = await get_table(conn, row.table_id)
     try:
-        hand = _rebuild(conn, hand_id, replay)
+        hand = await _rebuild(conn, hand_id, replay)
         if hand.is_over:
-            settle_hand(conn, hand_id, hand, at=at)
+            await settle_hand(conn, hand_id, hand, at=at)
         return Recovery(hand_id, table.id, table.chat_id, table.thread_id, "resumed",
                         hand=hand, settled=hand.is_over)
     except StoreError as err:
         reason = err.message
-    refunds = abort_hand(conn, hand_id, f"restart: {reason}", at=at)
+    refunds = await abort_hand(conn, hand_id, f"restart: {reason}", at=at)
     return Recovery(hand_id, table.id, table.chat_id, table.thread_id, "refunded",
                     reason=reason, refunds=refunds)
 
@@ -100,11 +99,14 @@ def recover_hand(conn: sqlite3.Connection, hand_id: int, replay: Replay, at: int
 async def recover(
     db: Database, *, replay: Replay = Hand.replay, clock: Callable[[], float]
 ) -> list[Recovery]:
-    """Decide every open hand; return one report per hand, oldest first."""
+    """Decide every open hand, each in its own transaction; one report per hand, oldest first."""
     rows = await db.fetchall("SELECT id FROM hands WHERE status = 'open' ORDER BY id")
     reports = []
     for (hand_id,) in rows:
-        work = functools.partial(recover_hand, hand_id=int(hand_id), replay=replay,
-                                 at=int(clock()))
+        at = int(clock())
+
+        async def work(conn: Conn, hand: int = int(hand_id), at: int = at) -> Recovery:
+            return await recover_hand(conn, hand, replay, at)
+
         reports.append(await db.write(work))
     return reports

@@ -8,7 +8,6 @@ in an open hand his stack belongs to the hand and only `Hands` moves it.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,6 +27,7 @@ from bot.store.errors import (
 )
 from bot.store.migrations import MAX_CHIPS
 from bot.store.models import Leave, Seat, Table, TableStatus
+from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.users import get_user
 
 MAX_SEATS = 10
@@ -49,70 +49,91 @@ def rules_text(rules: str | Mapping[str, Any]) -> str:
     return text
 
 
-def get_table(conn: sqlite3.Connection, table_id: int) -> Table:
+async def get_table(conn: Conn, table_id: int) -> Table:
     """The table row, or `UnknownTable`."""
-    row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+    row = await fetchone(conn, "SELECT * FROM tables WHERE id = ?", (table_id,))
     if row is None:
         raise UnknownTable(table_id)
     return Table.of(row)
 
 
-def live_table(conn: sqlite3.Connection, table_id: int) -> Table:
+async def live_table(conn: Conn, table_id: int) -> Table:
     """The table if it is not closed."""
-    table = get_table(conn, table_id)
+    table = await get_table(conn, table_id)
     if table.status == "closed":
         raise TableClosed(table_id)
     return table
 
 
-def get_seat(conn: sqlite3.Connection, table_id: int, user_id: int) -> Seat:
+async def get_seat(conn: Conn, table_id: int, user_id: int) -> Seat:
     """The seat, or `NotSeated`."""
-    row = conn.execute("SELECT * FROM seats WHERE table_id = ? AND user_id = ?",
-                       (table_id, user_id)).fetchone()
+    row = await fetchone(conn, "SELECT * FROM seats WHERE table_id = ? AND user_id = ?",
+                         (table_id, user_id))
     if row is None:
         raise NotSeated(table_id, user_id)
     return Seat.of(row)
 
 
-def list_seats(conn: sqlite3.Connection, table_id: int) -> list[Seat]:
+async def list_seats(conn: Conn, table_id: int) -> list[Seat]:
     """The table's seats in join order."""
-    rows = conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY join_order",
-                        (table_id,)).fetchall()
+    rows = await fetchall(conn, "SELECT * FROM seats WHERE table_id = ? ORDER BY join_order",
+                          (table_id,))
     return [Seat.of(r) for r in rows]
 
 
-def open_hand_players(conn: sqlite3.Connection, table_id: int) -> tuple[int, set[int]] | None:
+async def open_hand_players(conn: Conn, table_id: int) -> tuple[int, set[int]] | None:
     """The open hand of a table and the players dealt into it, or None."""
-    row = conn.execute("SELECT id, start FROM hands WHERE table_id = ? AND status = 'open'",
-                       (table_id,)).fetchone()
+    row = await fetchone(conn, "SELECT id, start FROM hands WHERE table_id = ? AND status = 'open'",
+                         (table_id,))
     if row is None:
         return None
     try:
         players = {int(s["player"]) for s in json.loads(row["start"])["seats"]}
     except (KeyError, TypeError, ValueError):
         # A start we cannot read: treat every seat as in the hand until recovery decides.
-        players = {s.user_id for s in list_seats(conn, table_id)}
+        players = {s.user_id for s in await list_seats(conn, table_id)}
     return int(row["id"]), players
 
 
-def cash_out(conn: sqlite3.Connection, seat: Seat, *, at: int) -> int:
+async def cash_out(conn: Conn, seat: Seat, *, at: int) -> int:
     """Move the whole stack back to the balance and free the seat; return the amount."""
     if seat.stack:
-        ledger.post(conn, [ledger.Transfer("cash_out", seat.stack,
-                                           ledger.stack(seat.user_id, seat.table_id),
-                                           ledger.balance(seat.user_id))], at=at)
-    conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?",
-                 (seat.table_id, seat.user_id))
+        await ledger.post(conn, [ledger.Transfer("cash_out", seat.stack,
+                                                 ledger.stack(seat.user_id, seat.table_id),
+                                                 ledger.balance(seat.user_id))], at=at)
+    await execute(conn, "DELETE FROM seats WHERE table_id = ? AND user_id = ?",
+                  (seat.table_id, seat.user_id))
     return seat.stack
 
 
-def _buy_in(conn: sqlite3.Connection, kind: str, seat: Seat, amount: int, *, at: int) -> None:
-    user = get_user(conn, seat.user_id)
-    if amount > user.balance:
-        raise InsufficientChips(f"the balance of user {user.id}", user.balance, amount)
+def amounts(what: str, most: int, least: int | None) -> tuple[int, int]:
+    """Check a range of chips to take from a balance: ``least`` (default: ``most``) to ``most``."""
+    ledger.check_amount(f"a {what}", most)
+    if least is None:
+        return most, most
+    ledger.check_amount(f"the smallest {what}", least, high=most)
+    return most, least
+
+
+async def _buy_in(conn: Conn, kind: str, seat: Seat, most: int, least: int, *, at: int) -> None:
+    """Move the balance, up to ``most`` and at least ``least``, to the stack.
+
+    The balance is read here, in the transaction that moves it, so two buy-ins racing
+    from one wallet each see what the other left.
+    """
+    user = await get_user(conn, seat.user_id)
+    amount = min(user.balance, most)
+    if amount < least:
+        raise InsufficientChips(f"the balance of user {user.id}", user.balance, least)
     ledger.check_amount("the stack after it", seat.stack + amount, high=MAX_CHIPS)
-    ledger.post(conn, [ledger.Transfer(kind, amount, ledger.balance(seat.user_id),
-                                       ledger.stack(seat.user_id, seat.table_id))], at=at)
+    await ledger.post(conn, [ledger.Transfer(kind, amount, ledger.balance(seat.user_id),
+                                             ledger.stack(seat.user_id, seat.table_id))],
+                      at=at)
+
+
+async def _set(conn: Conn, table_id: int, column: str, value: object) -> None:
+    await live_table(conn, table_id)
+    await execute(conn, f"UPDATE tables SET {column} = ? WHERE id = ?", (value, table_id))
 
 
 class Tables:
@@ -143,28 +164,33 @@ class Tables:
             raise BadInput(f"a thread id is a whole number, not {thread_id!r}")
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> Table:
-            get_user(conn, creator)
-            ensure_chat(conn, chat_id, now)
-            row = conn.execute(
+        async def work(conn: Conn) -> Table:
+            await get_user(conn, creator)
+            await ensure_chat(conn, chat_id, now)
+            row = await fetchone(
+                conn,
                 "SELECT id FROM tables WHERE chat_id = ? AND ifnull(thread_id, 0) = ?"
                 " AND status != 'closed'",
                 (chat_id, thread_id or 0),
-            ).fetchone()
+            )
             if row is not None:
                 raise TableExists(int(row[0]))
-            cursor = conn.execute(
+            cursor = await execute(
+                conn,
                 "INSERT INTO tables (chat_id, thread_id, creator, rules, message_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (chat_id, thread_id, creator, text, message_id, now),
             )
-            return get_table(conn, int(cursor.lastrowid or 0))
+            return await get_table(conn, int(cursor.lastrowid or 0))
 
         return await self._db.write(work)
 
     async def get(self, table_id: int) -> Table:
         """The table (closed ones too), or `UnknownTable`."""
-        return await self._db.read(lambda conn: get_table(conn, table_id))
+        row = await self._db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise UnknownTable(table_id)
+        return Table.of(row)
 
     async def live(self, chat_id: int, thread_id: int | None = None) -> Table | None:
         """The chat's (topic's) table that is not closed, if any."""
@@ -182,7 +208,7 @@ class Tables:
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the id of the table's message (the one the bot edits)."""
-        await self._db.write(lambda conn: self._set(conn, table_id, "message_id", message_id))
+        await self._db.write(lambda conn: _set(conn, table_id, "message_id", message_id))
 
     async def set_shown(self, table_id: int, shown: str | None) -> None:
         """Remember a digest of what the table message shows now (at most 64 characters).
@@ -191,80 +217,87 @@ class Tables:
         """
         if shown is not None and (type(shown) is not str or len(shown) > 64):
             raise BadInput(f"a shown digest is a short text, not {shown!r}")
-        await self._db.write(lambda conn: self._set(conn, table_id, "shown", shown), step=True)
+        await self._db.write(lambda conn: _set(conn, table_id, "shown", shown), step=True)
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Switch between ``lobby`` and ``playing`` (use `close` to close)."""
         if status not in ("lobby", "playing"):
             raise BadInput(f"a live table is 'lobby' or 'playing', not {status!r}")
-        await self._db.write(lambda conn: self._set(conn, table_id, "status", status))
+        await self._db.write(lambda conn: _set(conn, table_id, "status", status))
 
     async def set_rules(self, table_id: int, rules: str | Mapping[str, Any]) -> None:
         """Change the table's rules; refused while a hand is open (it keeps its own)."""
         text = rules_text(rules)
 
-        def work(conn: sqlite3.Connection) -> None:
-            live_table(conn, table_id)
-            hand = open_hand_players(conn, table_id)
+        async def work(conn: Conn) -> None:
+            hand = await open_hand_players(conn, table_id)
             if hand is not None:
                 raise HandInProgress(table_id, hand[0])
-            self._set(conn, table_id, "rules", text)
+            await _set(conn, table_id, "rules", text)
 
         await self._db.write(work)
-
-    @staticmethod
-    def _set(conn: sqlite3.Connection, table_id: int, column: str, value: object) -> None:
-        live_table(conn, table_id)
-        conn.execute(f"UPDATE tables SET {column} = ? WHERE id = ?", (value, table_id))
 
     async def seats(self, table_id: int) -> list[Seat]:
         """The table's seats in join order."""
 
-        def work(conn: sqlite3.Connection) -> list[Seat]:
-            get_table(conn, table_id)
-            return list_seats(conn, table_id)
+        async def work(conn: Conn) -> list[Seat]:
+            await get_table(conn, table_id)
+            return await list_seats(conn, table_id)
 
         return await self._db.read(work)
 
-    async def join(self, table_id: int, user_id: int, buy_in: int) -> Seat:
-        """Seat the user, moving ``buy_in`` chips from his balance to his stack.
+    async def join(
+        self, table_id: int, user_id: int, max_buy_in: int, *, min_buy_in: int | None = None
+    ) -> Seat:
+        """Seat the user with his balance up to ``max_buy_in`` chips (RULES.md §4).
 
-        The bot picks the amount (RULES.md §4: his balance up to the table's maximum).
+        Refused with `InsufficientChips` if his balance is below ``min_buy_in`` (by default
+        ``max_buy_in``: exactly that buy-in). The balance is read in the same transaction
+        as the buy-in, so with 1500 chips and two tables of 1000 the second takes the
+        remaining 500. The seat's stack is the amount taken.
         """
-        ledger.check_amount("a buy-in", buy_in)
+        most, least = amounts("buy-in", max_buy_in, min_buy_in)
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> Seat:
-            live_table(conn, table_id)
-            get_user(conn, user_id)
-            seats = list_seats(conn, table_id)
+        async def work(conn: Conn) -> Seat:
+            await live_table(conn, table_id)
+            await get_user(conn, user_id)
+            seats = await list_seats(conn, table_id)
             if any(s.user_id == user_id for s in seats):
                 raise AlreadySeated(table_id, user_id)
             if len(seats) >= MAX_SEATS:
                 raise TableFull(table_id, MAX_SEATS)
             order = max((s.join_order for s in seats), default=0) + 1
-            conn.execute(
+            await execute(
+                conn,
                 "INSERT INTO seats (table_id, user_id, join_order, joined_at) VALUES (?, ?, ?, ?)",
                 (table_id, user_id, order, now),
             )
-            _buy_in(conn, "buy_in", get_seat(conn, table_id, user_id), buy_in, at=now)
-            return get_seat(conn, table_id, user_id)
+            await _buy_in(conn, "buy_in", await get_seat(conn, table_id, user_id), most, least,
+                          at=now)
+            return await get_seat(conn, table_id, user_id)
 
         return await self._db.write(work)
 
-    async def top_up(self, table_id: int, user_id: int, amount: int) -> Seat:
-        """Add ``amount`` from the balance to the stack; only between his hands."""
-        ledger.check_amount("a top-up", amount)
+    async def top_up(
+        self, table_id: int, user_id: int, max_amount: int, *, min_amount: int | None = None
+    ) -> Seat:
+        """Add the balance, up to ``max_amount``, to the stack; only between his hands.
+
+        Refused with `InsufficientChips` if the balance is below ``min_amount`` (by default
+        ``max_amount``: exactly that amount), read in the same transaction as the move.
+        """
+        most, least = amounts("top-up", max_amount, min_amount)
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> Seat:
-            live_table(conn, table_id)
-            seat = get_seat(conn, table_id, user_id)
-            hand = open_hand_players(conn, table_id)
+        async def work(conn: Conn) -> Seat:
+            await live_table(conn, table_id)
+            seat = await get_seat(conn, table_id, user_id)
+            hand = await open_hand_players(conn, table_id)
             if hand is not None and user_id in hand[1]:
                 raise HandInProgress(table_id, hand[0])
-            _buy_in(conn, "top_up", seat, amount, at=now)
-            return get_seat(conn, table_id, user_id)
+            await _buy_in(conn, "top_up", seat, most, least, at=now)
+            return await get_seat(conn, table_id, user_id)
 
         return await self._db.write(work)
 
@@ -272,15 +305,15 @@ class Tables:
         """Stand up: the stack goes back to the balance now, or when his open hand ends."""
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> Leave:
-            get_table(conn, table_id)
-            seat = get_seat(conn, table_id, user_id)
-            hand = open_hand_players(conn, table_id)
+        async def work(conn: Conn) -> Leave:
+            await get_table(conn, table_id)
+            seat = await get_seat(conn, table_id, user_id)
+            hand = await open_hand_players(conn, table_id)
             if hand is not None and user_id in hand[1]:
-                conn.execute("UPDATE seats SET leaving = 1 WHERE table_id = ? AND user_id = ?",
-                             (table_id, user_id))
+                await execute(conn, "UPDATE seats SET leaving = 1"
+                                    " WHERE table_id = ? AND user_id = ?", (table_id, user_id))
                 return Leave(user_id, 0, deferred=True)
-            return Leave(user_id, cash_out(conn, seat, at=now), deferred=False)
+            return Leave(user_id, await cash_out(conn, seat, at=now), deferred=False)
 
         return await self._db.write(work)
 
@@ -296,14 +329,15 @@ class Tables:
         if timeouts is not None and (type(timeouts) is not int or not 0 <= timeouts <= 1000):
             raise BadInput(f"timeouts must be a small whole number, not {timeouts!r}")
 
-        def work(conn: sqlite3.Connection) -> Seat:
-            get_seat(conn, table_id, user_id)
-            conn.execute(
+        async def work(conn: Conn) -> Seat:
+            await get_seat(conn, table_id, user_id)
+            await execute(
+                conn,
                 "UPDATE seats SET sitting_out = ifnull(?, sitting_out),"
                 " timeouts = ifnull(?, timeouts) WHERE table_id = ? AND user_id = ?",
                 (None if sitting_out is None else int(sitting_out), timeouts, table_id, user_id),
             )
-            return get_seat(conn, table_id, user_id)
+            return await get_seat(conn, table_id, user_id)
 
         return await self._db.write(work)
 
@@ -314,14 +348,15 @@ class Tables:
         """
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> dict[int, int]:
-            live_table(conn, table_id)
-            hand = open_hand_players(conn, table_id)
+        async def work(conn: Conn) -> dict[int, int]:
+            await live_table(conn, table_id)
+            hand = await open_hand_players(conn, table_id)
             if hand is not None:
                 raise HandInProgress(table_id, hand[0])
-            returned = {s.user_id: cash_out(conn, s, at=now) for s in list_seats(conn, table_id)}
-            conn.execute("UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
-                         (now, table_id))
+            returned = {s.user_id: await cash_out(conn, s, at=now)
+                        for s in await list_seats(conn, table_id)}
+            await execute(conn, "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
+                          (now, table_id))
             return returned
 
         return await self._db.write(work)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 from bot.store import ledger
@@ -10,28 +9,29 @@ from bot.store.db import Database
 from bot.store.errors import BadInput, BonusNotDue, UnknownUser
 from bot.store.migrations import MAX_CHIPS
 from bot.store.models import Holdings, Movement, TableChips, User
+from bot.store.sql import Conn, execute, fetchall, fetchone
 
 MAX_NAME = 256
 DAY = 24 * 60 * 60
 
 
-def get_user(conn: sqlite3.Connection, user_id: int) -> User:
+async def get_user(conn: Conn, user_id: int) -> User:
     """The user row, or `UnknownUser`."""
-    row = conn.execute("SELECT * FROM users WHERE id = ?", (user_id,)).fetchone()
+    row = await fetchone(conn, "SELECT * FROM users WHERE id = ?", (user_id,))
     if row is None:
         raise UnknownUser(user_id)
     return User.of(row)
 
 
-def credit_balance(
-    conn: sqlite3.Connection, user: User, kind: str, amount: int, *, at: int, memo: str | None
+async def credit_balance(
+    conn: Conn, user: User, kind: str, amount: int, *, at: int, memo: str | None
 ) -> int:
     """Move ``amount`` new chips from the bank to ``user``'s balance; return the new balance."""
     ledger.check_amount(f"a {kind} amount", amount)
     # Keep every balance (and so every sum of them per user) inside the engine's bound.
     ledger.check_amount("the balance after it", user.balance + amount, high=MAX_CHIPS)
-    ledger.post(conn, [ledger.Transfer(kind, amount, ledger.BANK, ledger.balance(user.id))],
-                at=at, memo=memo)
+    await ledger.post(conn, [ledger.Transfer(kind, amount, ledger.BANK,
+                                             ledger.balance(user.id))], at=at, memo=memo)
     return user.balance + amount
 
 
@@ -71,32 +71,37 @@ class Users:
             ledger.check_amount("starting chips", starting_chips)
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> tuple[User, bool]:
-            row = conn.execute("SELECT name, language FROM users WHERE id = ?",
-                               (user_id,)).fetchone()
+        async def work(conn: Conn) -> tuple[User, bool]:
+            row = await fetchone(conn, "SELECT name, language FROM users WHERE id = ?",
+                                 (user_id,))
             if row is not None:
                 if row["name"] != clean or (language is not None and row["language"] is None):
-                    conn.execute(
+                    await execute(
+                        conn,
                         "UPDATE users SET name = ?, language = ifnull(language, ?),"
                         " updated_at = ? WHERE id = ?",
                         (clean, language, now, user_id),
                     )
-                return get_user(conn, user_id), False
-            conn.execute(
+                return await get_user(conn, user_id), False
+            await execute(
+                conn,
                 "INSERT INTO users (id, name, language, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (user_id, clean, language, now, now),
             )
             if starting_chips:
-                credit_balance(conn, get_user(conn, user_id), "grant", starting_chips,
-                               at=now, memo="starting chips")
-            return get_user(conn, user_id), True
+                await credit_balance(conn, await get_user(conn, user_id), "grant",
+                                     starting_chips, at=now, memo="starting chips")
+            return await get_user(conn, user_id), True
 
         return await self._db.write(work)
 
     async def get(self, user_id: int) -> User:
         """The user, or `UnknownUser`."""
-        return await self._db.read(lambda conn: get_user(conn, user_id))
+        user = await self.find(user_id)
+        if user is None:
+            raise UnknownUser(user_id)
+        return user
 
     async def find(self, user_id: int) -> User | None:
         """The user, or None."""
@@ -106,8 +111,9 @@ class Users:
     async def _update(self, user_id: int, column: str, value: object) -> None:
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> None:
-            cursor = conn.execute(
+        async def work(conn: Conn) -> None:
+            cursor = await execute(
+                conn,
                 f"UPDATE users SET {column} = ?, updated_at = ? WHERE id = ?",
                 (value, now, user_id),
             )
@@ -140,8 +146,9 @@ class Users:
         ledger.check_amount(f"a {kind} amount", amount)
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> int:
-            return credit_balance(conn, get_user(conn, user_id), kind, amount, at=now, memo=memo)
+        async def work(conn: Conn) -> int:
+            user = await get_user(conn, user_id)
+            return await credit_balance(conn, user, kind, amount, at=now, memo=memo)
 
         return await self._db.write(work)
 
@@ -155,13 +162,13 @@ class Users:
             raise BadInput("the bonus period is a number of seconds")
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> int:
-            user = get_user(conn, user_id)
+        async def work(conn: Conn) -> int:
+            user = await get_user(conn, user_id)
             if user.last_bonus_at is not None and now < user.last_bonus_at + every:
                 raise BonusNotDue(user_id, user.last_bonus_at + every)
-            new = credit_balance(conn, user, "bonus", amount, at=now, memo=None)
-            conn.execute("UPDATE users SET last_bonus_at = ?, updated_at = ? WHERE id = ?",
-                         (now, now, user_id))
+            new = await credit_balance(conn, user, "bonus", amount, at=now, memo=None)
+            await execute(conn, "UPDATE users SET last_bonus_at = ?, updated_at = ? WHERE id = ?",
+                          (now, now, user_id))
             return new
 
         return await self._db.write(work)
@@ -173,13 +180,14 @@ class Users:
     async def holdings(self, user_id: int) -> Holdings:
         """The balance and the stack at every table where the user sits."""
 
-        def work(conn: sqlite3.Connection) -> Holdings:
-            user = get_user(conn, user_id)
-            rows = conn.execute(
+        async def work(conn: Conn) -> Holdings:
+            user = await get_user(conn, user_id)
+            rows = await fetchall(
+                conn,
                 "SELECT s.table_id, t.chat_id, t.thread_id, s.stack FROM seats s"
                 " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? ORDER BY s.table_id",
                 (user_id,),
-            ).fetchall()
+            )
             tables = tuple(TableChips(r[0], r[1], r[2], r[3]) for r in rows)
             return Holdings(user_id, user.balance, tables)
 
@@ -190,8 +198,8 @@ class Users:
         if type(limit) is not int or not 1 <= limit <= 1000:
             raise BadInput("the history limit is 1 to 1000 rows")
 
-        def work(conn: sqlite3.Connection) -> list[Movement]:
-            get_user(conn, user_id)
-            return ledger.history(conn, user_id, limit)
+        async def work(conn: Conn) -> list[Movement]:
+            await get_user(conn, user_id)
+            return await ledger.history(conn, user_id, limit)
 
         return await self._db.read(work)

@@ -131,6 +131,7 @@ async def test_item6_endgame_during_a_hand_closes_the_table_when_the_hand_ends(b
     assert bed.games.at(group.id, None) is live and live.hand is not None
     assert await command(bed, ana, group, "/endgame") == [CLOSING]
     await dora.start_bot()
+    await bed.idle()  # her private chat is open before she asks to join
     assert await command(bed, dora, group, "/join") == [CLOSING]
 
     await act(bed, vera, group, "Call 10")

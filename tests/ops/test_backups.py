@@ -11,6 +11,7 @@ import pytest
 from bot.ops.backups import Backups, stamp_of
 from bot.store import Store
 from bot.store.audit import audit_file
+from bot.store.cli import run_sync
 
 HOUR = 3600.0
 T0 = 1_767_225_600.0  # 2026-01-01 00:00:00 UTC
@@ -45,7 +46,7 @@ async def test_backups_appear_when_due_and_the_newest_are_kept(
     assert names == ["svara-20260101T120000Z.sqlite3", "svara-20260101T180000Z.sqlite3",
                      "svara-20260102T000000Z.sqlite3"]
     for path in backups.copies():
-        report = audit_file(str(path))
+        report = run_sync(audit_file(str(path)))
         assert report.ok and report.users == 2, report
 
 
@@ -95,7 +96,7 @@ async def test_a_failed_backup_is_logged_and_tried_again(
     assert await backups.tick() is None  # waits for the retry
     clock.now += 1
     made = await backups.tick()
-    assert made is not None and audit_file(str(made)).ok
+    assert made is not None and run_sync(audit_file(str(made))).ok
 
 
 async def test_a_copier_that_raises_does_not_escape(played: Path, tmp_path: Path) -> None:

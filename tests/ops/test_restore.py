@@ -10,6 +10,7 @@ from bot.ops.lock import DatabaseLock
 from bot.ops.restore import restore
 from bot.store import Store, cli
 from bot.store.audit import audit_file
+from bot.store.cli import run_sync
 from bot.store.migrations import LATEST
 from tests.bot.proc import fingerprint
 from tests.ops.conftest import make_database
@@ -44,7 +45,7 @@ async def test_round_trip(played: Path, tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     assert "audit ok" in out
     assert await users(played) == ["Ana", "Boris"]
-    assert audit_file(str(played)).ok
+    assert run_sync(audit_file(str(played))).ok
     kept = played.with_name("svara.sqlite3.before-restore-20260101T000000Z")
     assert f"kept at {kept}" in out
     assert await users(kept) == ["Ana", "Boris", "Vera"]  # nothing is lost by restoring
@@ -86,7 +87,7 @@ async def test_a_backup_that_fails_the_audit_is_refused(played: Path, tmp_path: 
     conn.execute("UPDATE users SET balance = balance + 5 WHERE id = 7001")  # chips from nowhere
     conn.commit()
     conn.close()
-    assert not audit_file(str(bad)).ok
+    assert not run_sync(audit_file(str(bad))).ok
     before = fingerprint(played.parent)
     code, _, err = run(bad, played)
     assert code == 1 and "fails the audit" in err

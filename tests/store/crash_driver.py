@@ -1,15 +1,21 @@
 """A bot stand-in for the crash test: recovers, then plays random hands until killed.
 
-Run as ``python -m tests.store.crash_driver DB SEED [--recover-only]`` from the project
-root. It prints one line per recovered hand (``recovered <hand> <outcome>``), then
-``ready``, then plays forever: every start, action and settlement goes through the
-store exactly as the bot would persist it, so a SIGKILL can land anywhere.
+Run as ``python -m tests.store.crash_driver DB SEED [--die-at N | --recover-only]`` from
+the project root. It prints one line per recovered hand (``recovered <hand> <outcome>``),
+then ``ready``, then plays forever: every start, action and settlement goes through the
+store exactly as the bot would persist it. With ``--die-at N`` the process SIGKILLs
+itself as SQLite begins the N-th statement on the writer connection after opening
+(trigger programs count too), so the kill lands anywhere -- in recovery, between two
+statements of a transaction, inside a ledger insert, before a COMMIT -- and the same
+seed and N always land it at the same place.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import sys
 
 from bot.store import Store, Table
@@ -63,10 +69,27 @@ async def table_to_play(store: Store) -> Table:
     return table
 
 
-async def main(path: str, seed: int, recover_only: bool) -> None:
+async def die_at(store: Store, statements: int) -> None:
+    """SIGKILL this process when SQLite begins the ``statements``-th statement from now."""
+    count = 0
+
+    def trace(_sql: str) -> None:
+        nonlocal count
+        count += 1
+        if count >= statements:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    writer = store.db._writer  # the connection every unit of work runs on
+    assert writer is not None
+    await writer.set_trace_callback(trace)
+
+
+async def main(path: str, seed: int, kill_at: int | None, recover_only: bool) -> None:
     rng = random.Random(seed)
     store = await Store.open(path)
     try:
+        if kill_at is not None:
+            await die_at(store, kill_at)
         for report in await store.recover():
             say(f"recovered {report.hand_id} {report.outcome} {report.reason or ''}")
             if report.hand is not None and not report.hand.is_over:
@@ -90,4 +113,6 @@ async def main(path: str, seed: int, recover_only: bool) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), "--recover-only" in sys.argv[3:]))
+    args = sys.argv[3:]
+    kill = int(args[args.index("--die-at") + 1]) if "--die-at" in args else None
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), kill, "--recover-only" in args))

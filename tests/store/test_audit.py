@@ -5,13 +5,18 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.store import Store
 from bot.store.cli import main
-from tests.store.conftest import Clock, can_deal, play_hand, seated_table
+from bot.store.hands import append_action, chip_moves, settle_hand
+from bot.store.sql import Conn
+from engine import Action, Event, Hand
+from engine.simulate import random_action
+from tests.store.conftest import Clock, play_hand, seated_table, start_hand
 
 
 async def _played(store: Store, hands: int = 5) -> None:
@@ -87,34 +92,65 @@ def test_usage_errors_return_non_zero(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["backup"]) == 2
 
 
+def _hand_in(path: Path, hand_id: int) -> tuple[str, int, int]:
+    """A hand's status, its number of actions and its pot, as the file at ``path`` has them."""
+    conn = sqlite3.connect(path)
+    try:
+        status, pot = conn.execute("SELECT status, pot FROM hands WHERE id = ?",
+                                   (hand_id,)).fetchone()
+        actions = conn.execute("SELECT count(*) FROM actions WHERE hand_id = ?",
+                               (hand_id,)).fetchone()[0]
+        return status, actions, pot
+    finally:
+        conn.close()
+
+
+async def _copy_during_step(store: Store, db_path: Path, target: Path, hand_id: int,
+                            hand: Hand, action: Action, events: Sequence[Event]) -> int:
+    """Back up while a unit of work holds the write lock with this step written, uncommitted."""
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def step(conn: Conn) -> None:
+        await append_action(conn, hand_id, action.to_json(), chip_moves(events), seq=None, at=0)
+        if hand.is_over:
+            await settle_hand(conn, hand_id, hand, at=0)
+        inside.set()
+        await release.wait()
+
+    writing = asyncio.create_task(store.db.write(step, step=True))
+    await inside.wait()
+    try:
+        return await asyncio.to_thread(main, ["backup", str(target), "--db", str(db_path)])
+    finally:
+        release.set()
+        await writing
+
+
 async def test_backup_while_the_bot_writes(store: Store, db_path: Path, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    """Copies taken in the middle of play are each a consistent, auditable database."""
+    """Each copy is taken mid-hand while a step holds the write lock with its rows written
+    but not committed: it has every committed step, nothing of that one, and audits ok."""
     table = await seated_table(store, 4, chips=10_000, buy_in=2_000)
-    stop = asyncio.Event()
-
-    async def play() -> int:
-        rng, n = random.Random(22), 0
-        while not stop.is_set():
-            if not can_deal([s.stack for s in await store.tables.seats(table.id)]):
-                break
-            await play_hand(store, table, rng, dealer=n)
-            n += 1
-        return n
-
-    player = asyncio.create_task(play())
-    copies = []
-    for i in range(5):
-        await asyncio.sleep(0.05)
+    rng = random.Random(22)
+    hand_id, hand = await start_hand(store, table, rng)
+    copies: list[tuple[Path, int, tuple[str, int, int]]] = []
+    settles = 0
+    for i in range(8):
+        if hand.is_over:
+            hand_id, hand = await start_hand(store, table, rng, dealer=i)
+        committed = ("open", len(hand.actions), hand.pot)
+        action = random_action(hand, rng)
+        events = hand.apply(action)
         target = tmp_path / f"copy{i}.sqlite3"
-        code = await asyncio.to_thread(main, ["backup", str(target), "--db", str(db_path)])
-        assert code == 0
-        copies.append(target)
-    stop.set()
-    assert await player > 0
+        assert await _copy_during_step(store, db_path, target, hand_id, hand, action,
+                                       events) == 0
+        copies.append((target, hand_id, committed))
+        settles += hand.is_over
+    assert settles > 0  # some copies were taken while a hand's settle was being written
     out = capsys.readouterr().out
-    assert out.count("backup ok:") == 5
-    for target in copies:
+    assert out.count("backup ok:") == len(copies) == 8
+    for target, copied_hand, committed in copies:
+        assert _hand_in(target, copied_hand) == committed
         assert main(["audit", "--db", str(target)]) == 0
         assert not target.with_name(target.name + "-wal").exists()
     assert (await store.audit()).ok

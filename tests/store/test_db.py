@@ -1,42 +1,59 @@
-"""The database owner: pragmas, transactions, savepoints, group commit, isolation."""
+"""The database owner: pragmas, one transaction per unit of work, isolation, cancellation."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
 
-from bot.store import Database, IntegrityViolation, StorageFailure, TransactionMisuse
+from bot.store import Database, IntegrityViolation, StorageFailure
 from bot.store.migrations import LATEST
+from bot.store.sql import Conn, execute, fetchone
 
 
-def _counter(conn: sqlite3.Connection) -> None:
-    conn.execute("CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY, n INTEGER)")
-    conn.execute("INSERT OR IGNORE INTO counter VALUES (1, 0)")
+async def _counter(conn: Conn) -> None:
+    await execute(conn, "CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY, n INTEGER)")
+    await execute(conn, "INSERT OR IGNORE INTO counter VALUES (1, 0)")
+
+
+async def _n(db: Database) -> int:
+    row = await db.fetchone("SELECT n FROM counter")
+    assert row is not None
+    return int(row[0])
+
+
+async def _pragma(conn: Conn, name: str) -> object:
+    row = await fetchone(conn, f"PRAGMA {name}")
+    assert row is not None
+    return row[0]
 
 
 async def test_pragmas_are_set(db_path: Path) -> None:
     db = await Database.open(db_path, synchronous="FULL", busy_timeout_ms=1234)
     try:
-        def pragmas(conn: sqlite3.Connection) -> tuple[object, ...]:
-            return tuple(conn.execute(f"PRAGMA {p}").fetchone()[0]
-                         for p in ("foreign_keys", "journal_mode", "busy_timeout", "synchronous"))
+        async def pragmas(conn: Conn) -> tuple[object, ...]:
+            return tuple([await _pragma(conn, p) for p in
+                          ("foreign_keys", "journal_mode", "busy_timeout", "synchronous")])
 
-        # Inspect the writer connection from inside a transaction.
-        async with db.transaction():
-            assert await db.read(pragmas) == (1, "wal", 1234, 2)
+        assert await db.write(pragmas) == (1, "wal", 1234, 2)
         assert db.version == LATEST
     finally:
         await db.close()
 
 
+async def test_steps_commit_at_their_own_level(db_path: Path) -> None:
+    async with await Database.open(db_path, synchronous="FULL", step_synchronous="NORMAL") as db:
+        async def level(conn: Conn) -> object:
+            return await _pragma(conn, "synchronous")
+
+        # FULL = 2, NORMAL = 1; the level follows each unit, in any order.
+        assert [await db.write(level, step=s) for s in (True, False, False, True)] == [1, 2, 2, 1]
+
+
 async def test_synchronous_defaults_to_normal(db_path: Path) -> None:
-    async with await Database.open(db_path) as db, db.transaction():
-        row = await db.read(lambda c: c.execute("PRAGMA synchronous").fetchone()[0])
-        assert row == 1
+    async with await Database.open(db_path) as db:
+        assert await db.write(lambda c: _pragma(c, "synchronous")) == 1
 
 
 async def test_bad_synchronous_is_refused(db_path: Path) -> None:
@@ -47,128 +64,113 @@ async def test_bad_synchronous_is_refused(db_path: Path) -> None:
 async def test_write_commits_and_returns(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(_counter)
-        n = await db.write(lambda c: c.execute("UPDATE counter SET n = 5").rowcount)
-        assert n == 1
-        assert (await db.fetchone("SELECT n FROM counter"))[0] == 5  # type: ignore[index]
+
+        async def five(conn: Conn) -> int:
+            return (await execute(conn, "UPDATE counter SET n = 5")).rowcount
+
+        assert await db.write(five) == 1
+        assert await _n(db) == 5
 
 
 async def test_failing_write_rolls_back_everything_it_did(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(_counter)
 
-        def half(conn: sqlite3.Connection) -> None:
-            conn.execute("UPDATE counter SET n = 99")
+        async def half(conn: Conn) -> None:
+            await execute(conn, "UPDATE counter SET n = 99")
             raise RuntimeError("boom")
 
         with pytest.raises(RuntimeError, match="boom"):
             await db.write(half)
-        assert (await db.fetchone("SELECT n FROM counter"))[0] == 0  # type: ignore[index]
+        assert await _n(db) == 0
+        await db.write(lambda c: execute(c, "UPDATE counter SET n = n + 1"))
+        assert await _n(db) == 1
 
 
 async def test_sqlite_errors_become_store_errors(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(_counter)
         with pytest.raises(IntegrityViolation):
-            await db.write(lambda c: c.execute("INSERT INTO counter VALUES (1, 1)"))
+            await db.write(lambda c: execute(c, "INSERT INTO counter VALUES (1, 1)"))
         with pytest.raises(StorageFailure):
-            await db.write(lambda c: c.execute("SELECT * FROM nowhere"))
+            await db.write(lambda c: execute(c, "SELECT * FROM nowhere"))
+        with pytest.raises(StorageFailure):
+            await db.fetchall("SELECT * FROM nowhere")
 
 
-async def test_transaction_commits_or_rolls_back(db_path: Path) -> None:
+async def test_readers_see_only_committed_state(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(_counter)
-        async with db.transaction() as tx:
-            await tx.execute("UPDATE counter SET n = n + 1")
-            assert (await tx.fetchone("SELECT n FROM counter"))[0] == 1  # type: ignore[index]
-            # Outside readers still see the committed state.
-            outside = await asyncio.create_task(db.fetchone("SELECT n FROM counter"))
-            assert outside is not None and outside[0] == 0
-        with pytest.raises(KeyError):
-            async with db.transaction() as tx:
-                await tx.execute("UPDATE counter SET n = 100")
-                raise KeyError("abort")
-        assert (await db.fetchone("SELECT n FROM counter"))[0] == 1  # type: ignore[index]
+        inside, seen = asyncio.Event(), asyncio.Event()
+
+        async def slow(conn: Conn) -> None:
+            await execute(conn, "UPDATE counter SET n = 7")
+            inside.set()
+            await seen.wait()
+
+        writer = asyncio.create_task(db.write(slow))
+        await inside.wait()
+        assert await _n(db) == 0  # the unit is open, not committed
+        seen.set()
+        await writer
+        assert await _n(db) == 7
 
 
-async def test_nested_transaction_is_a_savepoint(db_path: Path) -> None:
-    async with await Database.open(db_path) as db:
-        await db.write(_counter)
-        async with db.transaction() as tx:
-            await tx.execute("UPDATE counter SET n = 1")
-            with pytest.raises(ValueError):
-                async with db.transaction() as inner:
-                    await inner.execute("UPDATE counter SET n = 2")
-                    raise ValueError
-            # A write made by the owner joins the transaction (under a savepoint).
-            with pytest.raises(RuntimeError):
-                await db.write(lambda c: (c.execute("UPDATE counter SET n = 3"),
-                                          (_ for _ in ()).throw(RuntimeError())))
-            await db.write(lambda c: c.execute("UPDATE counter SET n = n + 10"))
-        assert (await db.fetchone("SELECT n FROM counter"))[0] == 11  # type: ignore[index]
-
-
-async def test_tx_cannot_be_used_by_another_task(db_path: Path) -> None:
-    async with await Database.open(db_path) as db:
-        await db.write(_counter)
-        async with db.transaction() as tx:
-            with pytest.raises(TransactionMisuse):
-                await asyncio.create_task(tx.execute("UPDATE counter SET n = 1"))
-
-
-async def test_concurrent_transactions_never_interleave(db_path: Path) -> None:
-    """Read-modify-write with awaits in between: only correct if transactions serialise."""
+async def test_concurrent_units_never_interleave(db_path: Path) -> None:
+    """Read-modify-write with awaits in between: only correct if units serialise."""
     async with await Database.open(db_path) as db:
         await db.write(_counter)
 
-        async def bump_tx() -> None:
-            async with db.transaction() as tx:
-                row = await tx.fetchone("SELECT n FROM counter")
-                assert row is not None
-                await asyncio.sleep(0)
-                await tx.execute("UPDATE counter SET n = ?", (row[0] + 1,))
+        async def bump(conn: Conn) -> None:
+            row = await fetchone(conn, "SELECT n FROM counter")
+            assert row is not None
+            await asyncio.sleep(0)
+            await execute(conn, "UPDATE counter SET n = ?", (row[0] + 1,))
 
-        def bump(conn: sqlite3.Connection) -> None:
-            n = conn.execute("SELECT n FROM counter").fetchone()[0]
-            conn.execute("UPDATE counter SET n = ?", (n + 1,))
-
-        await asyncio.gather(*(bump_tx() for _ in range(50)),
-                             *(db.write(bump) for _ in range(200)))
-        assert (await db.fetchone("SELECT n FROM counter"))[0] == 250  # type: ignore[index]
+        await asyncio.gather(*(db.write(bump) for _ in range(100)))
+        assert await _n(db) == 100
 
 
-async def test_group_commit_isolates_failures(db_path: Path) -> None:
-    """Units queued together share a commit, but a failing unit rolls back alone."""
+async def test_cancelled_unit_is_rolled_back(db_path: Path) -> None:
+    """Cancelled while it holds the lock, a unit leaves nothing behind."""
     async with await Database.open(db_path) as db:
-        await db.write(lambda c: c.execute("CREATE TABLE t (v INTEGER PRIMARY KEY)"))
-        commits = db.stats.commits
+        await db.write(_counter)
+        inside = asyncio.Event()
 
-        def insert(v: int) -> Awaitable[int]:
-            def work(conn: sqlite3.Connection) -> int:
-                conn.execute("INSERT INTO t VALUES (?)", (v + 1000,))
-                if v % 3 == 0:
-                    raise ValueError(v)
-                conn.execute("INSERT INTO t VALUES (?)", (v,))
-                return v
-            return db.write(work)
+        async def stuck(conn: Conn) -> None:
+            await execute(conn, "UPDATE counter SET n = 50")
+            inside.set()
+            await asyncio.Event().wait()  # never set
 
-        results = await asyncio.gather(*(insert(v) for v in range(60)), return_exceptions=True)
-        assert [r for r in results if isinstance(r, ValueError)] and len(results) == 60
-        rows = {r[0] for r in await db.fetchall("SELECT v FROM t")}
-        assert rows == {v for v in range(60) if v % 3} | {v + 1000 for v in range(60) if v % 3}
-        assert db.stats.commits - commits < 60  # they were batched
+        task = asyncio.create_task(db.write(stuck))
+        await inside.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        # The next unit starts a fresh transaction and sees none of it.
+        await db.write(lambda c: execute(c, "UPDATE counter SET n = n + 1"))
+        assert await _n(db) == 1
 
 
 async def test_cancelled_waiter_does_not_write_later(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
-        await db.write(lambda c: c.execute("CREATE TABLE t (v INTEGER)"))
-        async with db.transaction():
-            # The lock is held: this write waits, then is cancelled before it runs.
-            task = asyncio.create_task(db.write(lambda c: c.execute("INSERT INTO t VALUES (1)")))
-            await asyncio.sleep(0.01)
-            task.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await task
-        await db.write(lambda c: None)
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        holder = asyncio.create_task(db.write(hold))
+        await inside.wait()
+        # The lock is held: this write waits, then is cancelled before it runs.
+        waiter = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await asyncio.sleep(0)
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        release.set()
+        await holder
         assert await db.fetchall("SELECT * FROM t") == []
 
 
@@ -177,6 +179,8 @@ async def test_closed_database_refuses_work(db_path: Path) -> None:
     await db.close()
     await db.close()  # twice is fine
     with pytest.raises(StorageFailure, match="closed"):
-        await db.write(lambda c: None)
+        await db.write(_counter)
     with pytest.raises(StorageFailure, match="closed"):
         await db.fetchall("SELECT 1")
+    with pytest.raises(StorageFailure, match="closed"):
+        await db.read(lambda c: fetchone(c, "SELECT 1"))

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.store import Database, SchemaTooNew, Store
 from bot.store.migrations import LATEST, MIGRATIONS, Migration, migrate, schema_version
+from bot.store.sql import Conn, execute, fetchall
 
 NOW = 1_700_000_000
 
 
-def _open(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA foreign_keys = ON")
-    return conn
+@asynccontextmanager
+async def _open(path: Path) -> AsyncIterator[Conn]:
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await conn.execute("PRAGMA foreign_keys = ON")
+        yield conn
 
 
 # Rows that are valid at a given version, to prove a migration keeps existing data.
@@ -38,24 +43,24 @@ def test_migrations_are_numbered_in_order() -> None:
     assert [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1))
 
 
-def test_empty_file_migrates_to_latest(db_path: Path) -> None:
-    conn = _open(db_path)
-    assert migrate(conn, path=str(db_path)) == 0
-    assert schema_version(conn) == LATEST
-    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"users", "chats", "tables", "seats", "hands", "actions", "ledger"} <= names
-    assert migrate(conn, path=str(db_path)) == LATEST  # a second run does nothing
+async def test_empty_file_migrates_to_latest(db_path: Path) -> None:
+    async with _open(db_path) as conn:
+        assert await migrate(conn, path=str(db_path)) == 0
+        assert await schema_version(conn) == LATEST
+        names = {r[0] for r in await fetchall(conn, "SELECT name FROM sqlite_master"
+                                                    " WHERE type='table'")}
+        assert {"users", "chats", "tables", "seats", "hands", "actions", "ledger"} <= names
+        assert await migrate(conn, path=str(db_path)) == LATEST  # a second run does nothing
 
 
 @pytest.mark.parametrize("start", range(LATEST))
 async def test_every_earlier_version_migrates_with_its_data(db_path: Path, start: int) -> None:
-    conn = _open(db_path)
-    migrate(conn, path=str(db_path), target=start)
-    assert schema_version(conn) == start
-    for version in range(1, start + 1):
-        for sql in _SEED.get(version, []):
-            conn.execute(sql)
-    conn.close()
+    async with _open(db_path) as conn:
+        await migrate(conn, path=str(db_path), target=start)
+        assert await schema_version(conn) == start
+        for version in range(1, start + 1):
+            for sql in _SEED.get(version, []):
+                await conn.execute(sql)
 
     store = await Store.open(db_path)
     try:
@@ -73,10 +78,9 @@ async def test_every_earlier_version_migrates_with_its_data(db_path: Path, start
 
 
 async def test_newer_database_is_refused_untouched(db_path: Path) -> None:
-    conn = _open(db_path)
-    migrate(conn, path=str(db_path))
-    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
-    conn.close()
+    async with _open(db_path) as conn:
+        await migrate(conn, path=str(db_path))
+        await conn.execute(f"PRAGMA user_version = {LATEST + 1}")
     before = await asyncio.to_thread(db_path.read_bytes)
     with pytest.raises(SchemaTooNew) as info:
         await Database.open(db_path)
@@ -86,32 +90,32 @@ async def test_newer_database_is_refused_untouched(db_path: Path) -> None:
     assert await asyncio.to_thread(db_path.read_bytes) == before
 
 
-def test_a_failing_migration_keeps_the_previous_version(db_path: Path) -> None:
+async def test_a_failing_migration_keeps_the_previous_version(db_path: Path) -> None:
     broken = (*MIGRATIONS, Migration(LATEST + 1, "broken", (
         "CREATE TABLE extra (x INTEGER)",
         "INSERT INTO nowhere VALUES (1)",
     )))
-    conn = _open(db_path)
-    migrate(conn, path=str(db_path))
-    with pytest.raises(sqlite3.OperationalError):
-        migrate(conn, path=str(db_path), migrations=broken)
-    assert schema_version(conn) == LATEST
-    extra = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()
-    assert extra[0] == 0
+    async with _open(db_path) as conn:
+        await migrate(conn, path=str(db_path))
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(conn, path=str(db_path), migrations=broken)
+        assert await schema_version(conn) == LATEST
+        extra = await fetchall(conn, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'")
+        assert extra[0][0] == 0
 
 
-def test_a_python_step_runs_in_the_migration_transaction(db_path: Path) -> None:
-    def fill(conn: sqlite3.Connection) -> None:
-        conn.execute("INSERT INTO extra VALUES (42)")
+async def test_a_python_step_runs_in_the_migration_transaction(db_path: Path) -> None:
+    async def fill(conn: Conn) -> None:
+        await execute(conn, "INSERT INTO extra VALUES (42)")
 
     more = (*MIGRATIONS, Migration(LATEST + 1, "extra", ("CREATE TABLE extra (x)", fill)))
-    conn = _open(db_path)
-    migrate(conn, path=str(db_path), migrations=more)
-    assert schema_version(conn) == LATEST + 1
-    assert conn.execute("SELECT x FROM extra").fetchall() == [(42,)]
+    async with _open(db_path) as conn:
+        await migrate(conn, path=str(db_path), migrations=more)
+        assert await schema_version(conn) == LATEST + 1
+        assert [tuple(r) for r in await fetchall(conn, "SELECT x FROM extra")] == [(42,)]
 
 
-def test_misnumbered_migrations_are_a_bug(db_path: Path) -> None:
-    conn = _open(db_path)
-    with pytest.raises(ValueError, match="version"):
-        migrate(conn, path=str(db_path), migrations=(Migration(2, "skips one", ()),))
+async def test_misnumbered_migrations_are_a_bug(db_path: Path) -> None:
+    async with _open(db_path) as conn:
+        with pytest.raises(ValueError, match="version"):
+            await migrate(conn, path=str(db_path), migrations=(Migration(2, "skips one", ()),))

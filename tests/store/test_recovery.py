@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.store import Store
@@ -67,11 +68,13 @@ async def test_finished_but_unsettled_hand_is_settled(store: Store, db_path: Pat
         await store.close()
 
 
-async def _refunded(store: Store, db_path: Path, clock: Clock, *tamper: str) -> str:
+async def _refunded(store: Store, db_path: Path, clock: Clock, *tamper: str,
+                    before_tamper: Callable[[], None] = lambda: None) -> str:
     table = await seated_table(store, 3, buy_in=500)
     hand_id, hand = await play_hand(store, table, random.Random(13), stop_after=4)
     assert not hand.is_over and hand.pot > 0
     await store.close()
+    before_tamper()
     _tamper(db_path, *(s.format(hand=hand_id) for s in tamper))
     store = await Store.open(db_path, clock=clock)
     try:
@@ -115,18 +118,37 @@ async def test_rules_change_is_refunded(store: Store, db_path: Path, clock: Cloc
 async def test_other_deal_is_refunded(store: Store, db_path: Path, clock: Clock) -> None:
     reason = await _refunded(store, db_path, clock,
                              "UPDATE hands SET commitment = 'abc' WHERE id = {hand}")
-    assert "commitment" in reason or "could not be rebuilt" in reason
+    assert reason == "the deal does not match its commitment"
+
+
+def _pot_before_last_move(db_path: Path) -> tuple[int, int]:
+    """The only open hand's pot by the ledger, and what it held before its last chip move."""
+    conn = sqlite3.connect(db_path)
+    try:
+        hand, last = conn.execute("SELECT hand_id, max(seq) FROM ledger WHERE hand_id ="
+                                  " (SELECT id FROM hands WHERE status = 'open')").fetchone()
+        pot, before = conn.execute(
+            "SELECT sum(delta), sum(CASE WHEN seq < ? THEN delta ELSE 0 END) FROM ledger"
+            " WHERE hand_id = ? AND account = 'pot'", (last, hand)).fetchone()
+        return int(pot), int(before)
+    finally:
+        conn.close()
 
 
 async def test_ledger_disagreement_is_refunded(store: Store, db_path: Path,
                                                clock: Clock) -> None:
-    # The log says one thing, the ledger another: drop the last action that moved chips.
+    # The log says one thing, the ledger another: drop the last action that moved chips, so
+    # the rebuilt hand's pot is what the ledger held before that move.
+    seen: list[tuple[int, int]] = []
     last = "SELECT max(seq) FROM ledger WHERE hand_id = {hand}"
     reason = await _refunded(
         store, db_path, clock,
         "DROP TRIGGER actions_no_delete",
-        f"DELETE FROM actions WHERE hand_id = {{hand}} AND seq >= ({last})")
-    assert "ledger" in reason or "rebuilt" in reason
+        f"DELETE FROM actions WHERE hand_id = {{hand}} AND seq >= ({last})",
+        before_tamper=lambda: seen.append(_pot_before_last_move(db_path)))
+    [(pot, rebuilt)] = seen
+    assert 0 < rebuilt < pot
+    assert reason == f"the rebuilt pot ({rebuilt}) differs from the ledger ({pot})"
 
 
 async def test_nothing_to_recover(store: Store) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +23,7 @@ from bot.store import (
     UnknownTable,
     UnknownUser,
 )
-from tests.store.conftest import RULES, seated_table, start_hand
+from tests.store.conftest import RULES, dump, seated_table, start_hand
 
 
 async def test_open_and_find_live_table(store: Store) -> None:
@@ -77,6 +79,45 @@ async def test_join_refusals(store: Store) -> None:
     with pytest.raises(UnknownTable):
         await store.tables.join(999, 3, 10)
     assert [s.user_id for s in await store.tables.seats(table.id)] == [1, 2]
+
+
+async def test_join_takes_the_balance_up_to_the_maximum(store: Store) -> None:
+    await store.users.ensure(1, "A", starting_chips=700)
+    first = await store.tables.open(-100, creator=1, rules={})
+    seat = await store.tables.join(first.id, 1, 1000, min_buy_in=10)
+    assert seat.stack == 700 and await store.users.balance(1) == 0
+    with pytest.raises(BadAmount):  # the least above the most
+        await store.tables.join(first.id, 1, 10, min_buy_in=11)
+
+
+async def test_races_between_buy_ins_the_second_takes_what_is_left(store: Store,
+                                                                   db_path: Path) -> None:
+    """Two tables at once, 1500 chips, 1000 at most each: 1000 and 500, never an overdraft."""
+    await store.users.ensure(1, "A", starting_chips=1500)
+    tables = [await store.tables.open(-100 - i, creator=1, rules={}) for i in range(3)]
+    seats = await asyncio.gather(*(store.tables.join(t.id, 1, 1000, min_buy_in=10)
+                                   for t in tables[:2]))
+    assert sorted(s.stack for s in seats) == [500, 1000]
+    assert await store.users.balance(1) == 0
+    # A third table finds nothing left: a refusal that says so, and nothing written.
+    before = dump(db_path)
+    with pytest.raises(InsufficientChips) as info:
+        await store.tables.join(tables[2].id, 1, 1000, min_buy_in=10)
+    assert (info.value.have, info.value.need) == (0, 10)
+    assert dump(db_path) == before
+
+
+async def test_races_between_top_ups_the_second_takes_what_is_left(store: Store) -> None:
+    await store.users.ensure(1, "A", starting_chips=1500)
+    tables = [await store.tables.open(-100 - i, creator=1, rules={}) for i in range(2)]
+    for t in tables:
+        await store.tables.join(t.id, 1, 100)
+    seats = await asyncio.gather(*(store.tables.top_up(t.id, 1, 900, min_amount=1)
+                                   for t in tables))
+    assert sorted(s.stack for s in seats) == [500, 1000]
+    assert await store.users.balance(1) == 0
+    with pytest.raises(InsufficientChips):
+        await store.tables.top_up(tables[0].id, 1, 5)
 
 
 async def test_at_most_ten_seats(store: Store) -> None:
