@@ -38,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,10 @@ CALLBACK_TIMEOUT = 15.0
 
 RAMP_PER_TABLE, RAMP_MAX = 0.1, 30.0
 """Groups open their tables this far apart, over this long at most."""
+
+LOBBY_WAIT, LOBBY_TRIES = 10.0, 3
+"""A press of Join or Start whose answer was lost is made again if the table message does
+not show it this long after."""
 
 DRAIN = 30.0
 """After the last table is done: how long to wait for answers and screens to catch up."""
@@ -313,8 +318,9 @@ class RealTable:
             value = ready()
             if value:
                 return value
+            left = self._left()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), self._left() / self.clock.scale)
+                await asyncio.wait_for(event.wait(), left / self.clock.scale)
 
     def _think(self) -> float:
         return self.rng.uniform(*THINK)
@@ -335,20 +341,52 @@ class RealTable:
         self.pressed.append(pressed)
         return pressed
 
-    async def _answered(self, pressed: Pressed) -> bool:
-        """Wait for the answer (Telegram gives up after 15 s); True if it was not a refusal."""
+    async def _within(self, seconds: float, ready: Callable[[], Any]) -> Any:
+        """Wait up to `seconds` for the table message to make `ready()` true."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(pressed.query.answered.wait(),
-                                   CALLBACK_TIMEOUT / self.clock.scale)
-        return pressed.query.answer is not None and not pressed.refused
+            return await asyncio.wait_for(self._until(self.event, ready),
+                                          seconds / self.clock.scale)
+        return None
 
-    async def _lobby_press(self, player: Player, label: str) -> bool:
+    async def _lobby_press(self, player: Player, label: str) -> Pressed | None:
+        """Think, then press a button of the lobby; None when it is not there."""
         await self.clock.sleep(self._think())
         message = self.table_message()
         data = dict(buttons_of(message)).get(label) if message is not None else None
         if message is None or data is None:
-            return False
-        return await self._answered(await self._press(player, message, data))
+            return None
+        return await self._press(player, message, data)
+
+    async def _told(self, pressed: Pressed) -> bool | None:
+        """What the answer said: True done, False refused, None lost (no answer in time)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(pressed.query.answered.wait(),
+                                   CALLBACK_TIMEOUT / self.clock.scale)
+        if pressed.query.answer is None:
+            return None
+        return not pressed.refused
+
+    async def _lobby_step(self, player: Player, label: str, ready: Callable[[], bool]) -> bool:
+        """Press `label` until the bot says it worked or the table message shows it did;
+        a press whose answer was lost is made again, as a person would."""
+        for _ in range(LOBBY_TRIES):
+            pressed = await self._lobby_press(player, label)
+            if pressed is None:
+                return False
+            told = await self._told(pressed)
+            if told is not None:
+                return told
+            if await self._within(LOBBY_WAIT, ready):
+                return True
+        return False
+
+    def _listed(self, player: Player) -> bool:
+        message = self.table_message()
+        return message is not None and f". {player.name}:" in (message.text or "")
+
+    def _dealt(self) -> bool:
+        message = self.table_message()
+        return message is not None and turn_position(message.reply_markup) is not None
 
     async def _lobby(self) -> None:
         creator = self.players[0]
@@ -359,10 +397,11 @@ class RealTable:
         for player in self.players:
             dm = player.dm
             await self._until(self.server.event(dm.id), dm.bot_messages)
-        joined = await asyncio.gather(*(self._lobby_press(p, "Join") for p in self.players))
+        joined = await asyncio.gather(*(self._lobby_step(p, "Join", partial(self._listed, p))
+                                        for p in self.players))
         if sum(joined) < 2:
             raise TableDone("could not seat two players")
-        if not await self._lobby_press(creator, "Start"):
+        if not await self._lobby_step(creator, "Start", self._dealt):
             raise TableDone("could not start")
 
     async def _play(self) -> None:
