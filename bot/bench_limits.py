@@ -522,8 +522,9 @@ class RealResult:
             out.append(f"group calls/min {self.group_max} > {TARGET_GROUP_CALLS}")
         if self.too_many > TARGET_429:
             out.append(f"{self.too_many} 429s")
-        if self.outcomes["done"] + self.outcomes["closed early"] < self.tables:
-            out.append(f"{self.tables - self.outcomes['done']} tables did not finish")
+        finished = self.outcomes["done"] + self.outcomes["closed early"]
+        if finished < self.tables:
+            out.append(f"{self.tables - finished} tables did not finish")
         return out
 
     def headline(self) -> str:
