@@ -36,7 +36,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -738,23 +738,10 @@ async def run_counts(counts: Sequence[int], hands: int, seed: int, workdir: Path
     return results
 
 
-async def search(start: int, hands: int, seed: int, workdir: Path, scale: float,
-                 cap: float, ceiling: int) -> int:
-    """The largest table count that meets every target: doubling or halving from `start`,
-    then bisection to within a tenth."""
-    for line in preamble(scale, cap):
-        print(line, flush=True)
-    verdicts: dict[int, bool] = {}
-
-    async def meets(count: int) -> bool:
-        if count not in verdicts:
-            result = await one_run(count, hands, seed, workdir, scale, cap)
-            misses = result.misses()
-            print(f"  {result.headline()[len('real limits: '):]} -> "
-                  f"{'MET' if not misses else 'MISSED: ' + '; '.join(misses)}", flush=True)
-            verdicts[count] = not misses
-        return verdicts[count]
-
+async def largest(meets: Callable[[int], Awaitable[bool]], start: int, ceiling: int) -> int:
+    """The largest count in 0..`ceiling` for which `meets` holds, assuming that fewer never
+    fail where more pass: doubling or halving from `start`, then bisection to within a
+    tenth. No count is tried twice."""
     good, bad = 0, ceiling + 1
     count = max(1, min(start, ceiling))
     if await meets(count):
@@ -780,3 +767,19 @@ async def search(start: int, hands: int, seed: int, workdir: Path, scale: float,
         else:
             bad = count
     return good
+
+
+async def search(start: int, hands: int, seed: int, workdir: Path, scale: float,
+                 cap: float, ceiling: int) -> int:
+    """The most tables that meet every target, one run per count tried."""
+    for line in preamble(scale, cap):
+        print(line, flush=True)
+
+    async def meets(count: int) -> bool:
+        result = await one_run(count, hands, seed, workdir, scale, cap)
+        misses = result.misses()
+        print(f"  {result.headline()[len('real limits: '):]} -> "
+              f"{'MET' if not misses else 'MISSED: ' + '; '.join(misses)}", flush=True)
+        return not misses
+
+    return await largest(meets, start, ceiling)

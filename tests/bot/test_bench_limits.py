@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+
+import pytest
 
 from bot.bench_limits import (
     LATER,
     Sent,
     first_showing,
+    largest,
     max_in_window,
     percentile,
     table_screens,
@@ -89,3 +93,22 @@ def test_a_press_is_shown_by_the_first_later_state() -> None:
     # An edit that still shows the pressed turn does not count.
     assert first_showing(0.5, (3, 2), screens) == 6.0
     assert first_showing(5.0, (4, 0), screens) is None
+
+
+@pytest.mark.parametrize(("limit", "start"), [
+    (0, 10), (1, 10), (7, 10), (10, 10), (63, 10), (63, 100), (150, 10), (200, 10), (500, 10),
+])
+def test_search_finds_the_largest_count_to_within_a_tenth(limit: int, start: int) -> None:
+    tried: list[int] = []
+
+    async def meets(count: int) -> bool:
+        tried.append(count)
+        return count <= limit
+
+    found = asyncio.run(largest(meets, start, ceiling=200))
+    expected = min(limit, 200)
+    assert found <= expected
+    assert expected - found <= max(1, found // 10)
+    assert found == 0 or found in tried
+    assert len(tried) == len(set(tried))
+    assert len(tried) <= 12
