@@ -154,8 +154,10 @@ class Outbox(Protocol):
     def show(self, live: Live) -> None:
         """Make the table message show `live` as it is now (written soon, outside the lock)."""
 
-    def send_cards(self, live: Live, hands: list[PrivateHand]) -> None:
-        """Send each player his cards privately (without holding up the table)."""
+    def send_cards(self, live: Live, hands: list[PrivateHand], *, hand_id: int,
+                   rounds: int) -> None:
+        """Send each player his cards privately (without holding up the table), then record
+        that the hand's first `rounds` rounds went out."""
 
     def arm(self, live: Live, wait: Wait | None) -> None:
         """Replace the table's timer: call `Games.on_timer(live.id, wait)` when it rings."""
@@ -509,13 +511,18 @@ class Games:
                                            "stack went back."))
         if live.status != "closed":
             await self._publish(live)
-        for event in dealt:
-            self.outbox.send_cards(live, private_hands(hand, event.seats, live.hand_no))
+        if dealt:
+            self._send_cards(live, hand, dealt[-1])
+
+    def _send_cards(self, live: Live, hand: Hand, dealt: Dealt) -> None:
+        """The private cards of the round `dealt` opened (earlier rounds no longer matter)."""
+        rounds = sum(1 for e in hand.events if isinstance(e, Dealt))
+        self.outbox.send_cards(live, private_hands(hand, dealt.seats, live.hand_no),
+                               hand_id=live.hand_id, rounds=rounds)
 
     async def _finish(self, live: Live, hand: Hand) -> None:
         """The hand is settled in the store: take its stacks back to the table."""
-        last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
-        live.outcome = outcome_of(hand, since=last_round)
+        live.outcome = _outcome(hand)
         before = {s.player: s.sitting_out for s in live.table.seats}
         live.table.settle(hand)
         live.hand = None
@@ -607,10 +614,38 @@ class Games:
             elif report is not None and report.outcome == "refunded":
                 live.note = N_("The bot restarted and could not resume the hand: every chip "
                                "in it went back to its owner.")
+            else:
+                # Between hands the table shows how the last one ended, after a restart too.
+                live.outcome = await self._last_outcome(live)
             self._register(live)
             async with live.lock:
                 # What the chat shows, as last recorded: a table that did not change is
                 # not edited again.
                 live.shown = row.shown
                 await self._publish(live)
+                await self._resend_cards(live)
         return lines
+
+    async def _last_outcome(self, live: Live) -> Outcome | None:
+        """How the table's last hand ended, rebuilt from the database (None if it did not)."""
+        last = await self.store.hands.last(live.id)
+        if last is None or last.status != "settled":
+            return None
+        hand = Hand.replay(json.loads(last.start), await self.store.hands.actions(last.id))
+        return _outcome(hand) if hand.is_over else None
+
+    async def _resend_cards(self, live: Live) -> None:
+        """Cards of a round that was dealt but not sent before the process stopped."""
+        hand = live.hand
+        if hand is None or hand.is_over:
+            return
+        dealt = [e for e in hand.events if isinstance(e, Dealt)]
+        row = await self.store.hands.get(live.hand_id)
+        if len(dealt) > row.cards_sent:
+            self._send_cards(live, hand, dealt[-1])
+
+
+def _outcome(hand: Hand) -> Outcome:
+    """How a finished hand ended, as its last round showed it."""
+    last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
+    return outcome_of(hand, since=last_round)

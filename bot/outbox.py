@@ -234,14 +234,23 @@ class TelegramOutbox:
 
     # ----------------------------------------------------------------- private messages
 
-    def send_cards(self, live: Live, hands: list[PrivateHand]) -> None:
+    def send_cards(self, live: Live, hands: list[PrivateHand], *, hand_id: int,
+                   rounds: int) -> None:
         """Send the cards in the background: the table's lock is not held for DMs."""
-        task = asyncio.get_running_loop().create_task(self._send_all(live, hands))
+        job = self._send_all(live, hands, hand_id, rounds)
+        task = asyncio.get_running_loop().create_task(job)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    async def _send_all(self, live: Live, hands: list[PrivateHand]) -> None:
+    async def _send_all(self, live: Live, hands: list[PrivateHand], hand_id: int,
+                        rounds: int) -> None:
         await asyncio.gather(*(self._send_cards(live, private) for private in hands))
+        try:
+            # Until this is recorded, a restart sends the round's cards again.
+            await self.store.hands.set_cards_sent(hand_id, rounds)
+        except StoreError as err:
+            log.warning("table %s: could not record the cards of hand %s as sent: %s",
+                        live.id, hand_id, err)
 
     async def _send_cards(self, live: Live, private: PrivateHand) -> None:
         player = private.player

@@ -342,6 +342,18 @@ class Hands:
         now = self._now()
         return await self._db.write(lambda conn: abort_hand(conn, hand_id, reason, at=now))
 
+    async def set_cards_sent(self, hand_id: int, rounds: int) -> None:
+        """Record that the cards of the hand's first `rounds` rounds went out privately."""
+        if type(rounds) is not int or rounds < 0:
+            raise BadInput(f"rounds is a whole number >= 0, not {rounds!r}")
+
+        async def work(conn: Conn) -> None:
+            await get_hand(conn, hand_id)
+            await execute(conn, "UPDATE hands SET cards_sent = max(cards_sent, ?) WHERE id = ?",
+                          (rounds, hand_id))
+
+        await self._db.write(work, step=True)
+
     async def get(self, hand_id: int) -> HandRow:
         """The hand, or `UnknownHand`."""
         if type(hand_id) is not int:

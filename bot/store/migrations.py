@@ -195,11 +195,18 @@ _V4_SHOWN: tuple[Step, ...] = (
     "ALTER TABLE tables ADD COLUMN shown TEXT CHECK (shown IS NULL OR length(shown) <= 64)",
 )
 
+_V5_CARDS_SENT: tuple[Step, ...] = (
+    # How many rounds of the hand have had their cards sent privately: a round dealt and not
+    # yet sent (the process died in between) is sent after a restart.
+    "ALTER TABLE hands ADD COLUMN cards_sent INTEGER NOT NULL DEFAULT 0 CHECK (cards_sent >= 0)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
     Migration(3, "hands, action log and the double-entry ledger", _V3_HANDS_AND_LEDGER),
     Migration(4, "the digest of the table message as last shown", _V4_SHOWN),
+    Migration(5, "rounds whose cards went out privately", _V5_CARDS_SENT),
 )
 LATEST = len(MIGRATIONS)
 

@@ -110,12 +110,14 @@ class HandRow:
     status: HandStatus
     result: str | None
     abort_reason: str | None
+    cards_sent: int = 0
+    """Rounds of the hand whose cards went out privately."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> HandRow:
         return cls(row["id"], row["table_id"], row["number"], row["start"], row["commitment"],
                    row["reveal"], row["started_at"], row["ended_at"], row["pot"],
-                   row["status"], row["result"], row["abort_reason"])
+                   row["status"], row["result"], row["abort_reason"], row["cards_sent"])
 
 
 @dataclass(frozen=True, slots=True)

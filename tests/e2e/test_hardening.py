@@ -9,10 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bot.games import Live
+from bot.sandbox import Fault
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from bot.table_settings import SETTING_NAMES, TableSettings
-from engine import Act, Phase
+from engine import Act, Phase, format_hand
 from tests.e2e.bed import Bed
 
 STORE_FAILED = "I could not save that, so nothing changed. Please try again later."
@@ -235,3 +236,72 @@ async def test_item7_the_join_link_seats_only_members_of_that_group(bed: Bed) ->
     await bed.idle()
     assert boris.last_dm.text == "You are at the table. Your cards will come here; good luck!"
     assert live.table.seat(boris.id) is not None
+
+
+# --------------------------------------------------------------------- item 16
+
+
+async def folded_out(bed: Bed, group: ChatRecord, players: list[Player]) -> None:
+    """Start, decline the blinds, and the first to bet folds: the hand is over."""
+    await act(bed, players[0], group, "Start")
+    await past_the_blind(bed, group, *players)
+    await act(bed, to_act(bed, group, *players), group, "Fold")
+
+
+async def test_item16_a_restart_between_hands_keeps_the_last_result(bed: Bed) -> None:
+    group, players = await two_at_a_table(bed)
+    await folded_out(bed, group, players)
+    shown = (await bed.table_message(group)).text or ""
+    assert "🏆" in shown, shown
+    calls = len(bed.tg.transcript.calls)
+    await bed.restart()
+    await bed.idle()
+    assert (await bed.table_message(group)).text == shown
+    edits = [c for c in bed.tg.transcript.calls[calls:]
+             if c.chat_id == group.id and c.method == "editMessageText"]
+    assert edits == []
+
+
+async def test_item16_a_showdown_the_kill_kept_from_the_chat_is_shown_after_restart(
+    bed: Bed,
+) -> None:
+    group, players = await two_at_a_table(bed)
+    await act(bed, players[0], group, "Start")
+    await past_the_blind(bed, group, *players)
+    # The fold is saved and the hand settled, but the process dies before the edit.
+    bed.tg.faults.fail_next("editMessageText", Fault.drop(), times=1000, chat_id=group.id)
+    await act(bed, to_act(bed, group, *players), group, "Fold")
+    assert "🏆" not in ((await bed.table_message(group)).text or "")
+    await bed.stop()
+    bed.tg.faults.clear()
+    await bed.start()
+    await bed.idle()
+    assert "🏆" in ((await bed.table_message(group)).text or "")
+
+
+async def test_item16_cards_dealt_but_not_sent_before_a_kill_are_sent_after_restart(
+    bed: Bed,
+) -> None:
+    group, players = await two_at_a_table(bed)
+    await act(bed, players[0], group, "Start")
+    await past_the_blind(bed, group, *players)
+    live = bed.live(group)
+    hand = live.hand
+    assert hand is not None
+    inboxes = [len(p.inbox) for p in players]
+    # As if the process had died after the deal was saved and before the cards went out.
+    with sqlite3.connect(bed.db) as conn:
+        conn.execute("UPDATE hands SET cards_sent = 0 WHERE id = ?", (live.hand_id,))
+    await bed.restart()
+    await bed.idle()
+    for player, before in zip(players, inboxes, strict=True):
+        new = [m.text or "" for m in player.inbox[before:]]
+        seat = hand.seat_of(player.id)
+        assert seat is not None
+        cards = format_hand(hand.seats[seat].cards)
+        assert len(new) == 1 and cards in new[0], new
+    # Sent once: a second restart sends nothing more.
+    inboxes = [len(p.inbox) for p in players]
+    await bed.restart()
+    await bed.idle()
+    assert [len(p.inbox) for p in players] == inboxes
