@@ -67,7 +67,7 @@ def assert_refused(done: Done, *words: str) -> None:
         assert word in done.last_line, done.last_line
 
 
-async def test_a_rejected_token_is_named_but_never_shown(
+async def test_item8_a_rejected_token_is_named_but_never_shown(
     standin: SandboxServer, folder: Path
 ) -> None:
     before = fingerprint(folder)
@@ -76,7 +76,7 @@ async def test_a_rejected_token_is_named_but_never_shown(
     assert fingerprint(folder) == before
 
 
-async def test_a_fresh_install_with_a_rejected_token_creates_no_database(
+async def test_item8_a_fresh_install_with_a_rejected_token_creates_no_database(
     standin: SandboxServer, tmp_path: Path
 ) -> None:
     done = await run_bot(tmp_path, env_for(tmp_path, token=OTHER_TOKEN, api=standin.base_url))
@@ -84,7 +84,7 @@ async def test_a_fresh_install_with_a_rejected_token_creates_no_database(
     assert fingerprint(tmp_path) == {}
 
 
-async def test_no_network(folder: Path) -> None:
+async def test_item8_no_network(folder: Path) -> None:
     before = fingerprint(folder)
     api = f"http://127.0.0.1:{closed_port()}/bot"
     done = await run_bot(folder, env_for(folder, api=api))
@@ -92,7 +92,7 @@ async def test_no_network(folder: Path) -> None:
     assert fingerprint(folder) == before
 
 
-async def test_a_database_newer_than_the_code(standin: SandboxServer, folder: Path) -> None:
+async def test_item8_a_database_newer_than_the_code(standin: SandboxServer, folder: Path) -> None:
     db = folder / "svara.sqlite3"
     conn = sqlite3.connect(db)
     conn.execute(f"PRAGMA user_version = {LATEST + 3}")
@@ -104,7 +104,7 @@ async def test_a_database_newer_than_the_code(standin: SandboxServer, folder: Pa
     assert standin.transcript.calls == []  # refused before asking Telegram anything
 
 
-async def test_a_file_that_is_not_a_database(standin: SandboxServer, tmp_path: Path) -> None:
+async def test_item8_a_file_that_is_not_a_database(standin: SandboxServer, tmp_path: Path) -> None:
     (tmp_path / "svara.sqlite3").write_bytes(b"name,chips\nAna,1000\n" * 20)
     before = fingerprint(tmp_path)
     done = await run_bot(tmp_path, env_for(tmp_path, api=standin.base_url))
@@ -112,7 +112,7 @@ async def test_a_file_that_is_not_a_database(standin: SandboxServer, tmp_path: P
     assert fingerprint(tmp_path) == before
 
 
-async def test_a_database_another_bot_runs_on(standin: SandboxServer, folder: Path) -> None:
+async def test_item8_a_database_another_bot_runs_on(standin: SandboxServer, folder: Path) -> None:
     before = fingerprint(folder)
     with DatabaseLock(folder / "svara.sqlite3", role="bot", now=0.0):
         done = await run_bot(folder, env_for(folder, api=standin.base_url))
@@ -123,7 +123,7 @@ async def test_a_database_another_bot_runs_on(standin: SandboxServer, folder: Pa
 RO_MOUNT = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" && shift && exec "$@"'
 
 
-async def test_a_read_only_file_system(standin: SandboxServer, folder: Path) -> None:
+async def test_item8_a_read_only_file_system(standin: SandboxServer, folder: Path) -> None:
     if shutil.which("unshare") is None or not can_run(["unshare", "-rm", "true"]):
         pytest.skip("cannot mount a read-only file system here (unshare -rm is not allowed)")
     before = fingerprint(folder)
@@ -134,7 +134,7 @@ async def test_a_read_only_file_system(standin: SandboxServer, folder: Path) -> 
     assert fingerprint(folder) == before
 
 
-async def test_an_unwritable_database(standin: SandboxServer, folder: Path) -> None:
+async def test_item8_an_unwritable_database(standin: SandboxServer, folder: Path) -> None:
     db = folder / "svara.sqlite3"
     before = fingerprint(folder)
     with unwritable(db):

@@ -50,7 +50,7 @@ async def _join_both(bed: Bed, player: Player, *groups: ChatRecord) -> list[tupl
     return sorted((a.show_alert, a.text or "") for a in answers)
 
 
-async def test_races_between_buy_ins_two_groups_joining_at_the_same_instant(bed: Bed) -> None:
+async def test_item15_races_between_buy_ins_two_groups_joining_at_once(bed: Bed) -> None:
     """1500 chips, Join in two groups at once: one table gets 1000, the other the 500 left."""
     ana, one, two = await _two_tables(bed)
     assert await _join_both(bed, ana, one, two) == [(False, ""), (False, "")]
@@ -63,7 +63,7 @@ async def test_races_between_buy_ins_two_groups_joining_at_the_same_instant(bed:
         assert "Ana" in ((await bed.table_message(group)).text or "")
 
 
-async def test_races_between_buy_ins_the_loser_is_told_what_is_left(bed: Bed) -> None:
+async def test_item15_races_between_buy_ins_the_loser_is_told_what_is_left(bed: Bed) -> None:
     """Tables of 1500 at most: the first Join takes all, the second is told he has 0."""
     ana, one, two = await _two_tables(bed, buyin=150)
     assert await _join_both(bed, ana, one, two) == [

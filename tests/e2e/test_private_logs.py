@@ -68,7 +68,7 @@ def private_texts(bed: Bed) -> list[str]:
     return found
 
 
-async def test_debug_logs_hold_no_private_text(bed: Bed, debug_log: io.StringIO) -> None:
+async def test_item10_debug_logs_hold_no_private_text(bed: Bed, debug_log: io.StringIO) -> None:
     await play_a_hand_and_look_at_the_cards(bed)
     log = debug_log.getvalue()
     texts = private_texts(bed)
@@ -83,7 +83,7 @@ async def test_debug_logs_hold_no_private_text(bed: Bed, debug_log: io.StringIO)
         assert cards not in log, f"{cards!r} is in the log"
 
 
-async def test_without_the_filter_the_cards_are_in_the_log(
+async def test_item10_without_the_filter_the_cards_are_in_the_log(
     bed: Bed, debug_log: io.StringIO
 ) -> None:
     show_private_texts()

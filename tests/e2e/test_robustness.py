@@ -808,7 +808,7 @@ async def play_out(bed: Bed, group: ChatRecord, players: list[Player]) -> None:
     raise AssertionError("the hand did not end")
 
 
-async def test_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Bed) -> None:
+async def test_item17_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris", "Carol")
     actor = await past_blind(bed, group, players)
     assert await tap(bed, actor, group, "Bet 20") is None
@@ -839,7 +839,7 @@ async def test_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Bed) -> N
     assert await chips(bed, *players) == 3 * START
 
 
-async def test_a_restart_shows_a_move_the_table_message_missed(bed: Bed) -> None:
+async def test_item17_a_restart_shows_a_move_the_table_message_missed(bed: Bed) -> None:
     group, players = await dealt(bed, "Ana", "Boris")
     table = await table_now(bed, group)
     first = to_act(bed, group, players)

@@ -85,7 +85,7 @@ async def get_health(base: str) -> tuple[int, dict[str, Any]]:
         return reply.status, json.loads(await reply.text())
 
 
-async def test_a_webhook_without_a_configured_secret_gets_one_and_plays(
+async def test_item9_a_webhook_without_a_configured_secret_gets_one_and_plays(
     hooked: Hooked,
 ) -> None:
     hook = hooked.tg.server.webhook
@@ -113,7 +113,7 @@ def forged_endgame(tg: Sandbox, chat_id: int, user_id: int) -> dict[str, Any]:
     }
 
 
-async def test_updates_without_the_right_secret_are_refused(hooked: Hooked) -> None:
+async def test_item9_updates_without_the_right_secret_are_refused(hooked: Hooked) -> None:
     ana = hooked.tg.world.user("Ana")
     group = hooked.tg.world.group("Hooked", members=[ana], admins=[ana])
     await ana.send(group, "/newgame")
@@ -155,13 +155,13 @@ def head(path: str, length: int, secret: str | None) -> str:
     return "\r\n".join(lines) + "\r\n\r\n"
 
 
-async def test_the_secret_is_checked_before_the_body_is_read(hooked: Hooked) -> None:
+async def test_item9_the_secret_is_checked_before_the_body_is_read(hooked: Hooked) -> None:
     # A 90 MB body announced and never sent: an answer can only come before reading it.
     status = await raw_exchange(hooked.base, head("/hook/svara", 90_000_000, None))
     assert status.startswith(b"HTTP/1.1 403")
 
 
-async def test_a_body_over_one_mebibyte_is_refused(hooked: Hooked) -> None:
+async def test_item9_a_body_over_one_mebibyte_is_refused(hooked: Hooked) -> None:
     secret = derive_webhook_secret(TOKEN)
     status = await raw_exchange(hooked.base, head("/hook/svara", MAX_BODY + 1, secret))
     assert status.startswith(b"HTTP/1.1 413")
