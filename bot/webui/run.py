@@ -57,6 +57,16 @@ class Running:
         assert isinstance(services, Services)
         return services
 
+    async def idle(self) -> None:
+        """Wait until the stand-in is quiet, the bot handles no update and no table
+        message is still to be written."""
+        while True:
+            await self.tg.world.wait_idle(timeout=30.0)
+            busy = self.app.update_processor.current_concurrent_updates
+            if busy == 0 and self.app.update_queue.empty() and not self.services.outbox.busy:
+                return
+            await asyncio.sleep(0.02)
+
 
 def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
     return Settings(
