@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -49,6 +50,13 @@ class Page:
         return answer
 
 
+def _changed(running: Running, table: dict[str, Any]) -> Callable[[], bool]:
+    def changed() -> bool:
+        message = running.tg.world.find_message(running.group, table["id"])
+        return message is not None and message.text != table["text"]
+    return changed
+
+
 async def test_a_hand_through_the_api(tmp_path: Any) -> None:
     db = tmp_path / "sandbox.sqlite3"
     async with launch(players=2, db=db, speed=20.0, names=("Ana", HOSTILE),
@@ -82,8 +90,7 @@ async def test_a_hand_through_the_api(tmp_path: Any) -> None:
                 await page.press(ana, choice)
             else:
                 await running.tg.world.wait_for(
-                    lambda t=table: running.tg.world.find_message(running.group, t["id"]).text
-                    != t["text"], timeout=10, what="the computer's move")
+                    _changed(running, table), timeout=10, what="the computer's move")
         else:
             raise AssertionError(f"the hand did not end: {table['text']!r}")
 
