@@ -13,7 +13,7 @@ import logging
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from bot.settings import Settings
 from bot.webui.robots import Robots
 from bot.webui.site import Site, serve_site
 from bot.webui.watch import WatchedWorld
+from engine import new_seed
 
 HOST = "127.0.0.1"
 NAMES = ("Ana", "Boris", "Vera", "Georgi", "Desi", "Emil", "Iva", "Kalin", "Lora")
@@ -80,7 +81,8 @@ def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
 @contextlib.asynccontextmanager
 async def launch(
     *, port: int = 0, players: int = 4, db: Path | None = None, speed: float = 4.0,
-    names: tuple[str, ...] = NAMES, robot_delay: float = 0.6, **settings: Any,
+    names: tuple[str, ...] = NAMES, robot_delay: float = 0.6,
+    seed_source: Callable[[], bytes] = new_seed, **settings: Any,
 ) -> AsyncIterator[Running]:
     """Start everything; yield it running; stop it in reverse.
 
@@ -105,7 +107,8 @@ async def launch(
             builder = (tg.app_builder().request(AiohttpRequest())
                        .get_updates_request(AiohttpRequest(pool_size=1))
                        .rate_limiter(rate_limiter(speed)))
-            app: Any = build_application(sandbox_settings(db, speed, **settings), builder)
+            app: Any = build_application(sandbox_settings(db, speed, **settings), builder,
+                                        seed_source=seed_source)
             async with tg.running(app, poll_timeout=1.0):
                 await app.post_init(app)
                 try:
