@@ -112,3 +112,15 @@ async def test_a_hand_through_the_api(tmp_path: Any) -> None:
         assert report.hands == {"settled": 1}
     finally:
         await store.close()
+
+
+def test_sandbox_command_refuses_a_bad_player_count(capsys: Any) -> None:
+    from bot.__main__ import main
+
+    try:
+        main(["sandbox", "--players", "1"])
+    except SystemExit as stop:
+        assert stop.code == 2
+    else:
+        raise AssertionError("--players 1 was accepted")
+    assert "--players must be 2..9" in capsys.readouterr().err
