@@ -1,5 +1,5 @@
 """Command line: ``python -m bot`` runs the bot; ``audit``, ``backup``, ``restore`` and
-``status`` look after the ledger."""
+``status`` look after the ledger; ``sandbox`` plays it in a browser without Telegram."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ commands:
   backup PATH [--db PATH]    copy the database safely while the bot runs
   restore BACKUP [--db PATH] put a backup in place of the database (bot stopped)
   status [--db PATH]         version, running or not, open tables, database ok
+  sandbox [--port P] [--players N] [--db PATH]
+                             play in a browser against a local stand-in for Telegram
 
 Settings come from SVARA_* environment variables or a .env file in the current
 folder; .env.example lists them all.
@@ -53,6 +55,8 @@ Put the token in the environment:
 or in a file named .env in the folder you start the bot from ({cwd}):
     {var}=<the token>
 .env.example lists every other setting.
+
+To try the bot without a token: python -m bot sandbox (a local Telegram in the browser).
 """
 
 TOKEN_MISSING = "No bot token is set ({var} is empty or missing)."
@@ -68,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run_store_command(args)
     if args and args[0] in OPS_COMMANDS:
         return _run_command("bot.ops.cli", args)
+    if args and args[0] == "sandbox":
+        return _run_command("bot.webui.run", args[1:])
 
     parser = argparse.ArgumentParser(
         prog="svara-bot",

@@ -80,7 +80,8 @@ def test_missing_token_explains_how_to_get_one(
 ) -> None:
     assert entry.main([]) == 2
     err = capsys.readouterr().err
-    for words in ("@BotFather", "/newbot", "SVARA_BOT_TOKEN=", ".env", ".env.example"):
+    for words in ("@BotFather", "/newbot", "SVARA_BOT_TOKEN=", ".env", ".env.example",
+                  "python -m bot sandbox"):
         assert words in err
     assert "Traceback" not in err
     assert app.calls == []

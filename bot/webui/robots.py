@@ -1,0 +1,167 @@
+"""Computer players for the sandbox's seats: they press the buttons a person would press.
+
+A robot looks at the hand the way a seated player can (the engine's strategy reads only
+what its seat sees), waits a moment, then presses a button that is on the table message
+right now for the current turn. It never sends anything a person could not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.callback_data import BadCallbackData, Button, Press
+from bot.games import Games, Live
+from bot.sandbox.models import ChatRecord, MessageRecord
+from bot.sandbox.players import Player
+from engine import Act, Action, Phase
+from engine.players import Computer, Level
+
+log = logging.getLogger(__name__)
+
+_BUTTON_OF = {
+    Act.FOLD: Button.FOLD, Act.CALL: Button.CALL, Act.RAISE: Button.RAISE,
+    Act.ALL_IN: Button.ALL_IN, Act.BLIND: Button.BLIND, Act.NO_BLIND: Button.NO_BLIND,
+    Act.JOIN_SVARA: Button.SVARA_JOIN, Act.SKIP_SVARA: Button.SVARA_SKIP,
+}
+_FALLBACK = (Button.CALL, Button.NO_BLIND, Button.SVARA_SKIP, Button.FOLD)
+"""What a robot presses when the button it wants is not offered."""
+
+
+def choose(action: Action, offered: dict[str, Press]) -> str | None:
+    """The label of the offered button closest to `action`, or None if none fits."""
+    want = _BUTTON_OF.get(action.act)
+    same = {label: p for label, p in offered.items() if p.button is want}
+    if same:
+        if action.amount is None:
+            return next(iter(same))
+        amount = action.amount
+        return min(same, key=lambda label: abs((same[label].amount or 0) - amount))
+    if want is Button.RAISE:
+        for label, p in offered.items():
+            if p.button is Button.ALL_IN:
+                return label
+    for fallback in _FALLBACK:
+        for label, p in offered.items():
+            if p.button is fallback:
+                return label
+    return None
+
+
+def offered_now(message: MessageRecord, live: Live) -> dict[str, Press]:
+    """The table message's buttons that belong to the hand's current turn, by label."""
+    hand = live.hand
+    if hand is None:
+        return {}
+    found: dict[str, Press] = {}
+    for row in (message.reply_markup or {}).get("inline_keyboard", []):
+        for button in row:
+            data = button.get("callback_data")
+            if not isinstance(data, str):
+                continue
+            try:
+                press = Press.decode(data)
+            except BadCallbackData:
+                continue
+            if (press.table, press.hand, press.seq) == (live.id, live.hand_id, len(hand.actions)) \
+                    and press.button in _BUTTON_OF.values():
+                found[str(button["text"])] = press
+    return found
+
+
+@dataclass(slots=True)
+class Robot:
+    player: Player
+    computer: Computer
+    pressed: tuple[int, int, int] | None = None
+    """The (table, hand, turn) it last pressed for: one press per turn."""
+
+
+class Robots:
+    """The computer players of one group chat; `run()` plays until cancelled."""
+
+    def __init__(self, games: Callable[[], Games | None], group: ChatRecord, *,
+                 delay: float = 0.6, level: Level = Level.NORMAL, seed: int = 1) -> None:
+        self._games = games
+        self.group = group
+        self.delay = delay
+        self.level = level
+        self._rng = random.Random(seed)
+        self.robots: dict[int, Robot] = {}
+        self._joined: set[tuple[int, int]] = set()
+
+    def set(self, player: Player, on: bool) -> None:
+        """Hand the seat of `player` to the computer (on) or back to the person."""
+        if on and player.id not in self.robots:
+            rng = random.Random(self._rng.getrandbits(64))
+            self.robots[player.id] = Robot(player, Computer(self.level, rng))
+        elif not on:
+            self.robots.pop(player.id, None)
+
+    def playing(self, user_id: int) -> bool:
+        return user_id in self.robots
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a robot must never take the sandbox down
+                log.exception("a computer player failed")
+            await asyncio.sleep(max(self.delay, 0.05))
+
+    async def step(self) -> None:
+        """Let every robot do what is due now (at most one press each)."""
+        games = self._games()
+        live = None if games is None else games.at(self.group.id, None)
+        if live is None or live.message_id is None:
+            return
+        message = _find(self.group, live.message_id)
+        if message is None:
+            return
+        for robot in list(self.robots.values()):
+            await self._act(robot, live, message)
+
+    async def _act(self, robot: Robot, live: Live, message: MessageRecord) -> None:
+        me = robot.player
+        if live.status == "lobby":
+            if live.table.seat(me.id) is None and (live.id, me.id) not in self._joined \
+                    and "Join" in message.labels:
+                self._joined.add((live.id, me.id))
+                await _press(me, message, "Join")
+            return
+        hand = live.hand
+        if hand is None or hand.is_over:
+            return
+        seat = hand.seat_of(me.id)
+        if seat is None:
+            return
+        due = seat in hand.pending if hand.phase is Phase.SVARA_JOIN else hand.to_act == seat
+        turn = (live.id, live.hand_id, len(hand.actions))
+        if not due or robot.pressed == turn:
+            return
+        offered = offered_now(message, live)
+        if not offered:
+            return  # the table message does not show this turn yet
+        label = choose(robot.computer.decide(hand, seat), offered)
+        if label is not None:
+            robot.pressed = turn
+            await _press(me, message, label)
+
+
+def _find(chat: ChatRecord, message_id: int) -> MessageRecord | None:
+    for message in chat.messages:
+        if message.message_id == message_id and not message.deleted:
+            return message
+    return None
+
+
+async def _press(player: Player, message: MessageRecord, label: str) -> None:
+    press = await player.press(message, label)
+    with contextlib.suppress(Exception):
+        await press.answer(timeout=10)

@@ -1,0 +1,178 @@
+"""``python -m bot sandbox``: the stand-in, the unmodified bot on it, and the page.
+
+The bot starts exactly as in production (`bot.app.build_application`, its post_init),
+only pointed at the stand-in instead of Telegram, with its own database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from bot.app import build_application, rate_limiter
+from bot.games import Games
+from bot.handlers import Services
+from bot.http import AiohttpRequest
+from bot.sandbox.harness import Sandbox
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
+from bot.sandbox.server import SandboxServer
+from bot.settings import Settings
+from bot.webui.robots import Robots
+from bot.webui.site import Site, serve_site
+from bot.webui.watch import WatchedWorld
+from engine import new_seed
+
+HOST = "127.0.0.1"
+NAMES = ("Ana", "Boris", "Vera", "Georgi", "Desi", "Emil", "Iva", "Kalin", "Lora")
+SETTINGS_TOKEN = "1" * 9 + ":" + "s" * 35
+"""Passes the settings' shape check; the bot itself gets the stand-in's own token."""
+
+
+@dataclass(slots=True)
+class Running:
+    """A started sandbox: the page's URL and everything behind it."""
+
+    url: str
+    tg: Sandbox
+    app: Any
+    site: Site
+    group: ChatRecord
+    seats: list[Player]
+    robots: Robots
+
+    @property
+    def services(self) -> Services:
+        services = self.app.bot_data["services"]
+        assert isinstance(services, Services)
+        return services
+
+    async def idle(self) -> None:
+        """Wait until the stand-in is quiet, the bot handles no update and no table
+        message is still to be written."""
+        while True:
+            await self.tg.world.wait_idle(timeout=30.0)
+            busy = self.app.update_processor.current_concurrent_updates
+            if busy == 0 and self.app.update_queue.empty() and not self.services.outbox.busy:
+                return
+            await asyncio.sleep(0.02)
+
+
+def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
+    return Settings(
+        bot_token=SecretStr(SETTINGS_TOKEN), database=db, rate_limit=False,
+        group_per_minute=18 * speed,
+        _env_file=None,  # type: ignore[call-arg]
+        **overrides,
+    )
+
+
+@contextlib.asynccontextmanager
+async def launch(
+    *, port: int = 0, players: int = 4, db: Path | None = None, speed: float = 4.0,
+    names: tuple[str, ...] = NAMES, robot_delay: float = 0.6,
+    seed_source: Callable[[], bytes] = new_seed, **settings: Any,
+) -> AsyncIterator[Running]:
+    """Start everything; yield it running; stop it in reverse.
+
+    `speed` > 1 runs Telegram's flood limits (and the bot's pace under them) on a faster
+    clock, as the end-to-end tests do, so the table keeps up with the page.
+    """
+    if not 2 <= players <= len(names):
+        raise ValueError(f"players must be 2..{len(names)}")
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="svara-sandbox-"))
+            db = Path(folder) / "sandbox.sqlite3"
+        world = WatchedWorld()
+        server = SandboxServer(world)
+        started = time.monotonic()
+        server.flood.clock = lambda: started + (time.monotonic() - started) * speed
+        await server.start()
+        try:
+            tg = Sandbox(server)
+            seats = [world.user(name) for name in names[:players]]
+            group = world.group("Svara night", members=seats, admins=seats[:1])
+            builder = (tg.app_builder().request(AiohttpRequest())
+                       .get_updates_request(AiohttpRequest(pool_size=1))
+                       .rate_limiter(rate_limiter(speed)))
+            app: Any = build_application(sandbox_settings(db, speed, **settings), builder,
+                                        seed_source=seed_source)
+            async with tg.running(app, poll_timeout=1.0):
+                await app.post_init(app)
+                try:
+                    for seat in seats:
+                        await seat.start_bot()
+
+                    def games() -> Games | None:
+                        services = app.bot_data.get("services")
+                        return services.games if isinstance(services, Services) else None
+
+                    robots = Robots(games, group, delay=robot_delay)
+                    site = Site(world, group, seats, robots)
+                    runner, got = await serve_site(site, HOST, port)
+                    task = asyncio.create_task(robots.run())
+                    try:
+                        yield Running(f"http://{HOST}:{got}/", tg, app, site, group, seats,
+                                      robots)
+                    finally:
+                        task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await task
+                        await runner.cleanup()
+                finally:
+                    await app.post_shutdown(app)
+        finally:
+            await server.stop()
+
+
+async def serve(port: int, players: int, db: Path | None, speed: float) -> None:
+    async with launch(port=port, players=players, db=db, speed=speed) as running:
+        print(f"The sandbox is ready: open {running.url} in a browser (Ctrl+C stops it).",
+              flush=True)
+        await asyncio.Event().wait()
+
+
+def main(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="svara-bot sandbox",
+        description="Play with the bot in a browser, on a local stand-in for Telegram "
+                    "(no token, no network).")
+    parser.add_argument("--port", type=int, default=8765,
+                        help="port of the page on 127.0.0.1 (default 8765; 0: any free one)")
+    parser.add_argument("--players", type=int, default=4,
+                        help=f"people in the group, 2..{len(NAMES)} (default 4)")
+    parser.add_argument("--db", type=Path, metavar="PATH",
+                        help="keep the bot's database here (default: a temporary one)")
+    parser.add_argument("--speed", type=float, default=4.0,
+                        help="how much faster than Telegram the group's message pace runs "
+                             "(default 4)")
+    options = parser.parse_args(args)
+    if not 2 <= options.players <= len(NAMES):
+        parser.error(f"--players must be 2..{len(NAMES)}")
+    if options.speed <= 0:
+        parser.error("--speed must be positive")
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve(options.port, options.players, options.db, options.speed))
+    except KeyboardInterrupt:
+        pass
+    except OSError as err:
+        print(f"Cannot start the sandbox: {err.strerror or err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+__all__ = ["Running", "launch", "main"]

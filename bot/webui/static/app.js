@@ -1,0 +1,257 @@
+// The sandbox page: draws the stand-in's chats and sends presses and typing to it.
+// Message text is built from plain text and Telegram's entities with DOM nodes only:
+// nothing the bot or a user wrote is ever parsed as HTML here.
+"use strict";
+
+const state = { data: null, seat: null, busy: 0, revision: -1 };
+const $ = (id) => document.getElementById(id);
+const SUITS = { "♠": "black", "♣": "black", "♥": "red", "♦": "red" };
+const CARD = /(10|[2-9JQKA])([♠♣♥♦])/g;
+
+function seatOf(id) {
+  return state.data ? state.data.seats.find((s) => s.id === id) : undefined;
+}
+
+// --------------------------------------------------------------- text and entities
+
+function textWithCards(text, parent) {
+  let last = 0;
+  for (const m of text.matchAll(CARD)) {
+    if (m.index > last) parent.append(document.createTextNode(text.slice(last, m.index)));
+    const card = document.createElement("span");
+    card.className = "card " + SUITS[m[2]];
+    card.textContent = m[1] + m[2];
+    parent.append(card);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parent.append(document.createTextNode(text.slice(last)));
+}
+
+function safeHref(url) {
+  try {
+    const u = new URL(url);
+    return ["http:", "https:", "tg:"].includes(u.protocol) ? u.href : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function elementFor(entity) {
+  const tags = { bold: "b", italic: "i", underline: "u", strikethrough: "s", code: "code",
+                 pre: "pre", blockquote: "blockquote", expandable_blockquote: "blockquote" };
+  if (entity.type in tags) return document.createElement(tags[entity.type]);
+  if (entity.type === "spoiler") {
+    const span = document.createElement("span");
+    span.className = "spoiler";
+    span.addEventListener("click", () => span.classList.add("open"));
+    return span;
+  }
+  if (entity.type === "text_link" || entity.type === "url") {
+    const a = document.createElement("a");
+    const href = safeHref(entity.url || "");
+    if (href) { a.href = href; a.target = "_blank"; a.rel = "noopener noreferrer"; }
+    return a;
+  }
+  return document.createElement("span");
+}
+
+// Entities are sorted by offset, longer first; offsets count UTF-16 units, as JS does.
+function renderRange(text, entities, start, end, parent) {
+  let pos = start;
+  let i = 0;
+  while (i < entities.length) {
+    const e = entities[i];
+    const from = Math.max(e.offset, pos);
+    const to = Math.min(e.offset + e.length, end);
+    let j = i + 1;
+    while (j < entities.length && entities[j].offset < e.offset + e.length) j++;
+    if (from < to) {
+      if (from > pos) textWithCards(text.slice(pos, from), parent);
+      const el = elementFor(e);
+      renderRange(text, entities.slice(i + 1, j), from, to, el);
+      parent.append(el);
+      pos = to;
+    }
+    i = j;
+  }
+  if (pos < end) textWithCards(text.slice(pos, end), parent);
+}
+
+function renderText(text, entities, parent) {
+  const sorted = [...(entities || [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  renderRange(text, sorted, 0, text.length, parent);
+}
+
+// --------------------------------------------------------------- chats
+
+function renderMessage(message, chatId) {
+  const box = document.createElement("div");
+  box.className = "msg" + (message.from_id === state.seat ? " mine" : "");
+  box.dataset.message = message.id;
+  const bubble = document.createElement("div");
+  bubble.className = "bubble";
+  if (message.bot || chatId < 0) {
+    const sender = document.createElement("div");
+    sender.className = "sender";
+    sender.textContent = message.from;
+    bubble.append(sender);
+  }
+  const body = document.createElement("div");
+  body.className = "text";
+  renderText(message.text, message.entities, body);
+  bubble.append(body);
+  if (message.edited) {
+    const e = document.createElement("span");
+    e.className = "edited";
+    e.textContent = "edited";
+    bubble.append(e);
+  }
+  box.append(bubble);
+  if (message.buttons.length) {
+    const keyboard = document.createElement("div");
+    keyboard.className = "keyboard";
+    for (const row of message.buttons) {
+      const r = document.createElement("div");
+      r.className = "krow";
+      for (const b of row) {
+        let el;
+        if (b.data) {
+          el = document.createElement("button");
+          el.type = "button";
+          el.addEventListener("click", () => press(chatId, message.id, b.data));
+        } else {
+          el = document.createElement("a");
+          const href = b.url ? safeHref(b.url) : null;
+          if (href) { el.href = href; el.target = "_blank"; el.rel = "noopener noreferrer"; }
+        }
+        el.textContent = b.text;
+        el.dataset.label = b.text;
+        r.append(el);
+      }
+      keyboard.append(r);
+    }
+    box.append(keyboard);
+  }
+  return box;
+}
+
+function renderChat(chat, container) {
+  const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
+  container.replaceChildren(...chat.messages.map((m) => renderMessage(m, chat.id)));
+  if (atBottom || container.dataset.chat !== String(chat.id)) {
+    container.scrollTop = container.scrollHeight;
+  }
+  container.dataset.chat = String(chat.id);
+}
+
+function renderSeats() {
+  const list = $("seat-list");
+  list.replaceChildren(...state.data.seats.map((seat) => {
+    const item = document.createElement("span");
+    item.className = "seat" + (seat.id === state.seat ? " current" : "");
+    item.dataset.seat = seat.id;
+    const pick = document.createElement("button");
+    pick.type = "button";
+    pick.className = "seat-name";
+    pick.textContent = seat.name;
+    pick.title = "Play this seat";
+    pick.addEventListener("click", () => chooseSeat(seat.id));
+    const auto = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = seat.auto;
+    box.className = "auto";
+    box.addEventListener("change", () => post("/api/auto", { user: seat.id, on: box.checked }));
+    auto.append(box, document.createTextNode(" computer"));
+    item.append(pick, auto);
+    return item;
+  }));
+}
+
+function render() {
+  const data = state.data;
+  if (!data) return;
+  if (!seatOf(state.seat)) state.seat = data.seats[0].id;
+  const seat = seatOf(state.seat);
+  renderSeats();
+  $("group-title").textContent = data.group.title + " — you are " + seat.name;
+  $("private-title").textContent = data.bot + " — private chat with " + seat.name;
+  renderChat(data.group, $("group-messages"));
+  renderChat(seat.chat, $("private-messages"));
+  document.body.dataset.revision = String(data.revision);
+}
+
+function chooseSeat(id) {
+  state.seat = id;
+  location.hash = "seat-" + id;
+  render();
+}
+
+// --------------------------------------------------------------- server
+
+async function refresh() {
+  const response = await fetch("/api/state");
+  if (!response.ok) return;
+  state.data = await response.json();
+  render();
+}
+
+async function post(path, body) {
+  state.busy++;
+  document.body.dataset.busy = String(state.busy);
+  try {
+    const response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) toast(answer.error || "That did not work.");
+    return answer;
+  } finally {
+    state.busy--;
+    document.body.dataset.busy = String(state.busy);
+  }
+}
+
+async function press(chatId, messageId, data) {
+  const answer = await post("/api/press", { user: state.seat, chat: chatId, message: messageId, data });
+  if (answer.gone) toast("That button is gone.");
+  else if (answer.text && answer.alert) popup(answer.text);
+  else if (answer.text) toast(answer.text);
+}
+
+function popup(text) {
+  $("popup-text").textContent = text;
+  $("popup").hidden = false;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 2500);
+}
+
+function composer(form, input, chatId) {
+  $(form).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = $(input).value;
+    if (!text.trim()) return;
+    $(input).value = "";
+    await post("/api/send", { user: state.seat, chat: chatId(), text });
+  });
+}
+
+function start() {
+  const m = /^#seat-(\d+)$/.exec(location.hash);
+  if (m) state.seat = Number(m[1]);
+  $("popup-ok").addEventListener("click", () => { $("popup").hidden = true; });
+  composer("group-form", "group-input", () => state.data.group.id);
+  composer("private-form", "private-input", () => state.seat);
+  const events = new EventSource("/api/events");
+  events.onmessage = () => refresh();
+  refresh();
+}
+
+start();

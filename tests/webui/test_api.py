@@ -1,0 +1,126 @@
+"""The sandbox's HTTP API end to end: a hand played through it, as the page plays it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+
+from bot.store import Store
+from bot.webui.run import Running, launch
+
+HOSTILE = '<b>Eve</b>&amp;<i>'
+"""A name the page must show as typed, never as markup."""
+
+
+class Page:
+    """What the page does: read the state, type, press."""
+
+    def __init__(self, running: Running, http: aiohttp.ClientSession) -> None:
+        self.running = running
+        self.http = http
+
+    async def state(self) -> dict[str, Any]:
+        await self.running.idle()
+        async with self.http.get(self.running.url + "api/state") as response:
+            assert response.status == 200
+            data: dict[str, Any] = await response.json()
+            return data
+
+    async def post(self, path: str, **body: Any) -> tuple[int, dict[str, Any]]:
+        async with self.http.post(self.running.url + path, json=body) as response:
+            return response.status, await response.json()
+
+    async def table(self) -> dict[str, Any]:
+        """The newest bot message in the group with buttons (the live table message)."""
+        group = (await self.state())["group"]
+        tables = [m for m in group["messages"] if m["bot"] and m["text"].startswith("🃏")]
+        assert tables, group["messages"]
+        last: dict[str, Any] = tables[-1]
+        return last
+
+    async def press(self, user: int, label: str) -> dict[str, Any]:
+        table = await self.table()
+        data = [b["data"] for row in table["buttons"] for b in row if b["text"] == label]
+        assert data, f"no {label!r} on {table['text']!r}: {table['buttons']}"
+        status, answer = await self.post("api/press", user=user, chat=self.running.group.id,
+                                         message=table["id"], data=data[0])
+        assert status == 200, answer
+        return answer
+
+
+def _changed(running: Running, table: dict[str, Any]) -> Callable[[], bool]:
+    def changed() -> bool:
+        message = running.tg.world.find_message(running.group, table["id"])
+        return message is not None and message.text != table["text"]
+    return changed
+
+
+async def test_a_hand_through_the_api(tmp_path: Any) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    async with launch(players=2, db=db, speed=20.0, names=("Ana", HOSTILE),
+                      robot_delay=0.05) as running, aiohttp.ClientSession() as http:
+        page = Page(running, http)
+        ana, eve = (s.id for s in running.seats)
+        group = running.group.id
+
+        status, _ = await page.post("api/send", user=ana, chat=group, text="/newgame")
+        assert status == 200
+        for who in (ana, eve):
+            answer = await page.press(who, "Join")
+            assert not answer["alert"], answer
+        lobby = await page.table()
+        assert HOSTILE in lobby["text"], lobby["text"]  # shown as typed, no markup in it
+        assert not any(e["type"] == "bold" and lobby["text"][e["offset"]:].startswith("Eve")
+                       for e in lobby["entities"])
+        await page.press(ana, "Start")
+
+        # Eve plays by herself from here: the computer takes her seat; Ana calls or folds.
+        status, auto = await page.post("api/auto", user=eve, on=True)
+        assert (status, auto) == (200, {"auto": True})
+        for _ in range(60):
+            table = await page.table()
+            if " is over" in table["text"].splitlines()[0]:
+                break
+            labels = [b["text"] for row in table["buttons"] for b in row]
+            choice = next((x for x in labels if x in ("No blind", "Skip")), None) \
+                or next((x for x in labels if x.startswith("Call")), None) or "Fold"
+            if choice in labels and "Ana" in table["text"].splitlines()[-1]:
+                await page.press(ana, choice)
+            else:
+                await running.tg.world.wait_for(
+                    _changed(running, table), timeout=10, what="the computer's move")
+        else:
+            raise AssertionError(f"the hand did not end: {table['text']!r}")
+
+        # What the API shows is what the bot last wrote into that message.
+        writes = [c for c in running.tg.transcript.calls
+                  if c.method in ("sendMessage", "editMessageText") and c.ok
+                  and c.chat_id == group and (c.result or {}).get("message_id") == table["id"]]
+        assert writes, "the table message was never written"
+        assert writes[-1].result["text"] == table["text"]
+        assert running.tg.unexpected() == []
+
+        status, error = await page.post("api/press", user=ana, chat=eve, message=1, data="x")
+        assert (status, error) == (400, {"error": "that chat is not open to this seat"})
+
+    store = await Store.open(db)
+    try:
+        report = await store.audit()
+        assert report.ok, report
+        assert report.hands == {"settled": 1}
+    finally:
+        await store.close()
+
+
+def test_sandbox_command_refuses_a_bad_player_count(capsys: Any) -> None:
+    from bot.__main__ import main
+
+    try:
+        main(["sandbox", "--players", "1"])
+    except SystemExit as stop:
+        assert stop.code == 2
+    else:
+        raise AssertionError("--players 1 was accepted")
+    assert "--players must be 2..9" in capsys.readouterr().err
