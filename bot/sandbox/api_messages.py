@@ -19,22 +19,6 @@ from bot.sandbox.markup import validate_markup
 from bot.sandbox.models import FileRecord, MessageRecord
 from bot.sandbox.text import MAX_CAPTION, prepare_text
 
-_ACTIONS = frozenset(
-    {
-        "typing",
-        "upload_photo",
-        "record_video",
-        "upload_video",
-        "record_voice",
-        "upload_voice",
-        "upload_document",
-        "choose_sticker",
-        "find_location",
-        "record_video_note",
-        "upload_video_note",
-    }
-)
-
 
 def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
     value = ctx.params.raw(name)
@@ -182,37 +166,6 @@ async def edit_message_reply_markup(ctx: Ctx) -> Any:
     return message.to_json()
 
 
-async def edit_message_caption(ctx: Ctx) -> Any:
-    """editMessageCaption: the caption of a photo; without reply_markup the keyboard goes."""
-    chat = chat_for(ctx)
-    message = message_for(ctx, chat, EDIT_NOT_FOUND)
-    _editable(ctx, message)
-    if message.photo is None:
-        raise bad_request("there is no caption in the message to edit")
-    parsed = prepare_text(
-        ctx.params.get_str("caption"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "caption_entities"),
-        limit=MAX_CAPTION,
-        too_long=CAPTION_TOO_LONG,
-        allow_empty=True,
-        strict_entities=ctx.world.strict_html_entities,
-    )
-    markup = validate_markup(ctx.params.raw("reply_markup"))
-    caption = parsed.text or None
-    if (
-        caption == message.caption
-        and parsed.entities == message.entities
-        and _same_markup(markup, message.reply_markup)
-    ):
-        raise ApiError(400, NOT_MODIFIED)
-    message.history.append(message.caption)
-    message.caption, message.entities, message.reply_markup = caption, parsed.entities, markup
-    message.edit_date = int(ctx.world.wall())
-    ctx.world.touch()
-    return message.to_json()
-
-
 async def pin_chat_message(ctx: Ctx) -> Any:
     """pinChatMessage: anywhere in private, only as an admin in groups."""
     chat = chat_for(ctx)
@@ -264,37 +217,12 @@ async def delete_message(ctx: Ctx) -> Any:
     return True
 
 
-async def delete_messages(ctx: Ctx) -> Any:
-    """deleteMessages: 1-100 ids; missing or undeletable ones are skipped."""
-    chat = chat_for(ctx, writing=False)
-    ids = ctx.params.raw("message_ids")
-    if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
-        raise bad_request("message_ids is invalid" if ids else "message_ids is empty")
-    for message_id in ids:
-        message = ctx.world.find_message(chat, int(message_id))
-        if message is not None and _deletable(ctx, message):
-            message.deleted = True
-    ctx.world.touch()
-    return True
-
-
-async def send_chat_action(ctx: Ctx) -> Any:
-    """sendChatAction."""
-    chat_for(ctx)
-    if ctx.params.get_str("action") not in _ACTIONS:
-        raise bad_request("wrong parameter action in request")
-    return True
-
-
 HANDLERS: dict[str, Handler] = {
     "sendmessage": send_message,
     "sendphoto": send_photo,
     "editmessagetext": edit_message_text,
     "editmessagereplymarkup": edit_message_reply_markup,
-    "editmessagecaption": edit_message_caption,
     "pinchatmessage": pin_chat_message,
     "unpinchatmessage": unpin_chat_message,
     "deletemessage": delete_message,
-    "deletemessages": delete_messages,
-    "sendchataction": send_chat_action,
 }
