@@ -17,7 +17,7 @@ from bot.sandbox.errors import (
 )
 from bot.sandbox.markup import validate_markup
 from bot.sandbox.models import FileRecord, MessageRecord
-from bot.sandbox.text import MAX_CAPTION, prepare_text
+from bot.sandbox.text import MAX_CAPTION, Parsed, prepare_text
 
 
 def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
@@ -25,17 +25,22 @@ def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
     return value if isinstance(value, list) else None
 
 
-async def send_message(ctx: Ctx) -> Any:
-    """sendMessage."""
-    chat = chat_for(ctx)
-    thread_id = thread_for(ctx, chat)
-    reply_to = reply_for(ctx, chat)
-    parsed = prepare_text(
+def _message_text(ctx: Ctx) -> Parsed:
+    """The text of a sendMessage or editMessageText, checked as Telegram checks it."""
+    return prepare_text(
         ctx.params.get_str("text"),
         ctx.params.get_str("parse_mode"),
         _entities(ctx, "entities"),
         strict_entities=ctx.world.strict_html_entities,
     )
+
+
+async def send_message(ctx: Ctx) -> Any:
+    """sendMessage."""
+    chat = chat_for(ctx)
+    thread_id = thread_for(ctx, chat)
+    reply_to = reply_for(ctx, chat)
+    parsed = _message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"))
     message = ctx.world.store(
         chat,
@@ -118,24 +123,26 @@ def _photo_from(ctx: Ctx) -> FileRecord:
     raise bad_request("wrong file identifier/HTTP URL specified")
 
 
-def _editable(ctx: Ctx, message: MessageRecord) -> None:
+def _to_edit(ctx: Ctx) -> MessageRecord:
+    """The message an edit names; only the bot's own messages can be edited."""
+    message = message_for(ctx, chat_for(ctx), EDIT_NOT_FOUND)
     if message.sender is not ctx.world.bot:
         raise bad_request("message can't be edited")
+    return message
+
+
+def _edited(ctx: Ctx, message: MessageRecord) -> Any:
+    message.edit_date = int(ctx.world.wall())
+    ctx.world.touch()
+    return message.to_json()
 
 
 async def edit_message_text(ctx: Ctx) -> Any:
     """editMessageText; leaving out reply_markup removes the keyboard, as Telegram does."""
-    chat = chat_for(ctx)
-    message = message_for(ctx, chat, EDIT_NOT_FOUND)
-    _editable(ctx, message)
+    message = _to_edit(ctx)
     if message.text is None:
         raise bad_request("there is no text in the message to edit")
-    parsed = prepare_text(
-        ctx.params.get_str("text"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "entities"),
-        strict_entities=ctx.world.strict_html_entities,
-    )
+    parsed = _message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"))
     if (
         parsed.text == message.text
@@ -147,23 +154,17 @@ async def edit_message_text(ctx: Ctx) -> Any:
     message.text = parsed.text
     message.entities = parsed.entities
     message.reply_markup = markup
-    message.edit_date = int(ctx.world.wall())
-    ctx.world.touch()
-    return message.to_json()
+    return _edited(ctx, message)
 
 
 async def edit_message_reply_markup(ctx: Ctx) -> Any:
     """editMessageReplyMarkup; without reply_markup the keyboard is removed."""
-    chat = chat_for(ctx)
-    message = message_for(ctx, chat, EDIT_NOT_FOUND)
-    _editable(ctx, message)
+    message = _to_edit(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"))
     if _same_markup(markup, message.reply_markup):
         raise ApiError(400, NOT_MODIFIED)
     message.reply_markup = markup
-    message.edit_date = int(ctx.world.wall())
-    ctx.world.touch()
-    return message.to_json()
+    return _edited(ctx, message)
 
 
 async def pin_chat_message(ctx: Ctx) -> Any:
