@@ -73,14 +73,7 @@ def link_secret(settings: Settings) -> bytes:
 
 def table_defaults(settings: Settings) -> TableSettings:
     """The settings of a new table, from the operator's configuration."""
-    return TableSettings(
-        ante=settings.default_ante,
-        turn_timeout=settings.turn_timeout,
-        blind_timeout=settings.blind_timeout,
-        svara_join_timeout=settings.svara_join_timeout,
-        next_hand_delay=settings.next_hand_delay,
-        autostart=settings.lobby_autostart,
-    )
+    return TableSettings.from_operator(settings)
 
 
 def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:

@@ -181,3 +181,23 @@ def engine_text(tr: Translator, err: GameError) -> Html:
     msgid = _ENGINE.get(err.code, N_("That is not possible now."))
     values = {k: v for k, v in err.params.items() if f"{{{k}}}" in msgid}
     return tr.format(msgid, **values) if values else Html(tr.gettext(msgid))
+
+
+class BadSetting(BotError):
+    """A /settings change that cannot be applied, and what is accepted instead.
+
+    `params` hold what the admin typed and are shown as plain text (escaped); `why` is a
+    reason: a message id of ours is translated, anything else (a library's words) is shown
+    as it is, escaped too.
+    """
+
+    def __init__(self, message: str, *, why: str | None = None, **params: object) -> None:
+        super().__init__(**params)
+        self.message = message
+        self.why = why
+
+    def text(self, tr: Translator) -> str:
+        values = dict(self.params)
+        if self.why is not None:
+            values["why"] = str(tr.gettext(self.why))
+        return tr.format(self.message, **values)

@@ -40,7 +40,7 @@ from bot.outbox import TelegramOutbox
 from bot.pacing import URGENT
 from bot.render import cards_popup, rules_lines
 from bot.store import Store, StoreError
-from bot.table_settings import SETTING_NAMES, BadSetting
+from bot.table_settings import settings_text
 from bot.texts import help_text, movement_text, rules_text
 from engine import Act, Action, GameError
 
@@ -405,10 +405,7 @@ async def _settings(context: Context, message: Message, who: Player, tr: Transla
         raise errors.GroupOnly()
     if not args:
         settings = await games.chat_settings(message.chat_id)
-        lines = [tr.gettext("<b>Table settings of this chat</b>"), *rules_lines(tr, settings), "",
-                 tr.format("Admins change them with /settings NAME VALUE. Names: {names}.",
-                           names=", ".join(SETTING_NAMES))]
-        await _reply(context, message, "\n".join(lines))
+        await _reply(context, message, settings_text(tr, settings))
         return
     if len(args) != 2:
         await _reply(context, message,
@@ -416,14 +413,7 @@ async def _settings(context: Context, message: Message, who: Player, tr: Transla
         return
     if not await _is_admin(context, message.chat_id, who.id):
         raise errors.OnlyCreatorOrAdmin()
-    try:
-        settings = await games.change_settings(message.chat_id, args[0], args[1])
-    except BadSetting as err:
-        # Only the reason is ours to translate; everything is passed on as plain text, so
-        # tr.format escapes what the admin typed (and any library detail in the reason).
-        values = {k: str(tr.gettext(v)) if k == "why" else v for k, v in err.params.items()}
-        await _reply(context, message, tr.format(err.msgid, **values))
-        return
+    settings = await games.change_settings(message.chat_id, args[0], args[1])
     await _reply(context, message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
                                       *rules_lines(tr, settings)]))
 

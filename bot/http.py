@@ -18,14 +18,16 @@ from typing import Any
 
 import aiohttp
 from telegram import TelegramObject
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 
-def _seconds(value: ODVInput[float], default: float | None) -> float | None:
-    return default if isinstance(value, DefaultValue) else value
+def _seconds(value: object, default: float | None) -> float | None:
+    """A timeout as PTB passes it: seconds or None as given; its "not given" marker
+    (`BaseRequest.DEFAULT_NONE` or a configured default) means ours."""
+    if value is None or isinstance(value, int | float):
+        return value
+    return default
 
 
 class AiohttpRequest(BaseRequest):
@@ -66,10 +68,10 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: object = BaseRequest.DEFAULT_NONE,
+        write_timeout: object = BaseRequest.DEFAULT_NONE,
+        connect_timeout: object = BaseRequest.DEFAULT_NONE,
+        pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             await self.initialize()

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from bot.callback_data import Button, Press
 from bot.i18n import Html, Translator, escape
 from bot.table_settings import TableSettings
-from engine import Card, Hand, Limit, Phase, TieRule, format_hand
+from bot.table_settings import rules_lines as rules_lines  # where callers look for it
+from engine import Card, Hand, Phase, format_hand
 from engine.events import PotWon, Shown, SvaraOpened
 
 MAX_NAME = 24
@@ -76,27 +77,6 @@ def short_name(name: str) -> str:
 
 def cards_text(cards: tuple[Card, ...]) -> str:
     return format_hand(cards)
-
-
-def rules_lines(tr: Translator, s: TableSettings) -> list[str]:
-    """The rules in force, as shown in the lobby and by /rules."""
-    limit = {
-        Limit.NO_LIMIT: tr.gettext("no limit"),
-        Limit.POT_LIMIT: tr.gettext("pot limit"),
-        Limit.FIXED_CAP: tr.format("bets capped at {cap}", cap=s.rules().max_bet_step),
-    }[s.limit]
-    blind = (
-        tr.format("blind up to {cap}", cap=s.rules().max_blind) if s.blind
-        else tr.gettext("no blind")
-    )
-    tie = tr.gettext("ties: svara") if s.tie is TieRule.SVARA else tr.gettext("ties: split")
-    return [
-        tr.format("Ante {ante} · {blind} · {limit} · {tie}", ante=s.ante, blind=blind,
-                  limit=limit, tie=tie),
-        tr.format("Turn {turn} s · blind {blind} s · svara join {svara} s · buy-in up to {buy}",
-                  turn=int(s.turn_timeout), blind=int(s.blind_timeout),
-                  svara=int(s.svara_join_timeout), buy=s.max_buy_in),
-    ]
 
 
 def render_table(view: TableView, tr: Translator) -> Screen:

@@ -1,37 +1,93 @@
-"""Per-chat table settings: the engine's rules plus the timers and the buy-in."""
+"""Per-chat table settings: the engine's rules plus the timers and the buy-in.
+
+Each setting is declared once, as a field of `TableSettings`: its type, default and range
+(pydantic's), and a `Setting` saying the word an admin types after /settings, the words it
+accepts, how it reads in the rules lines, and which operator setting gives its default.
+The /settings parser (`change`), the /settings text, the rules lines, the defaults and the
+engine's `Rules` are all derived from these declarations.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.i18n import N_
+from bot.errors import BadSetting as BadSetting
+from bot.i18n import N_, Translator, escape
 from engine import Limit, Rules, ScoringRules, TieRule
 from engine.rules import MAX_SEATS
 
+ON_OFF: Mapping[str, object] = {"on": True, "off": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """How one field of `TableSettings` is changed by admins and shown to players."""
+
+    word: str
+    """What an admin types after /settings."""
+    words: Mapping[str, object] = field(default_factory=dict)
+    """The words it accepts and the value each sets (the first word of a value is the one
+    shown). Empty for a number: an optional number reads 0 as unset."""
+    reads: str | Mapping[object, str] | None = None
+    """How it reads in the rules lines: a message id, or one per value; None: not shown.
+    Its fields may name any setting, `max_buy_in`, or a property of the engine's rules."""
+    row: int = 0
+    """Which rules line it is shown on: 0 the game, 1 the timers and buy-in."""
+    operator: str | None = None
+    """The operator's setting (`bot.settings.Settings`) that gives its default, if any."""
+
 
 class TableSettings(BaseModel):
-    """What a chat's admins may set for its tables; stored as JSON with the chat."""
+    """What a chat's admins may set for its tables; stored as JSON with the chat.
+
+    A field named like a field of the engine's `Rules` (or of its `ScoringRules`) is passed
+    to the engine as it is.
+    """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    ante: int = Field(default=10, ge=1, le=10**9)
-    blind: bool = True
-    blind_cap: int | None = Field(default=None, ge=1)
-    limit: Limit = Limit.NO_LIMIT
-    bet_cap: int | None = Field(default=None, ge=1)
-    tie: TieRule = TieRule.SVARA
-    two_sevens: bool = True
-    three_sevens_top: bool = True
-    chechak: bool = True
-    max_seats: int = Field(default=MAX_SEATS, ge=2, le=MAX_SEATS)
-    max_buy_in_antes: int = Field(default=100, ge=1, le=10**6)
-    turn_timeout: float = Field(default=45, gt=0, le=3600)
-    blind_timeout: float = Field(default=20, gt=0, le=3600)
-    svara_join_timeout: float = Field(default=30, gt=0, le=3600)
-    next_hand_delay: float = Field(default=5, ge=0, le=3600)
-    autostart: float = Field(default=0, ge=0, le=3600)
+    ante: Annotated[int, Field(ge=1, le=10**9), Setting(
+        "ante", reads=N_("Ante {ante}"), operator="default_ante")] = 10
+    blind: Annotated[bool, Setting(
+        "blind", ON_OFF, reads={True: N_("blind up to {max_blind}"), False: N_("no blind")},
+    )] = True
+    blind_cap: Annotated[int | None, Field(ge=1), Setting("blindcap")] = None
+    limit: Annotated[Limit, Setting(
+        "limit",
+        {"none": Limit.NO_LIMIT, "no": Limit.NO_LIMIT, "pot": Limit.POT_LIMIT,
+         "cap": Limit.FIXED_CAP, "fixed": Limit.FIXED_CAP},
+        reads={Limit.NO_LIMIT: N_("no limit"), Limit.POT_LIMIT: N_("pot limit"),
+               Limit.FIXED_CAP: N_("bets capped at {max_bet_step}")},
+    )] = Limit.NO_LIMIT
+    bet_cap: Annotated[int | None, Field(ge=1), Setting("betcap")] = None
+    tie: Annotated[TieRule, Setting(
+        "tie", {"svara": TieRule.SVARA, "split": TieRule.SPLIT},
+        reads={TieRule.SVARA: N_("ties: svara"), TieRule.SPLIT: N_("ties: split")},
+    )] = TieRule.SVARA
+    two_sevens: Annotated[bool, Setting("sevens", ON_OFF)] = True
+    three_sevens_top: Annotated[bool, Setting("threesevens", {"top": True, "trips": False})] = True
+    chechak: Annotated[bool, Setting("chechak", ON_OFF)] = True
+    max_seats: Annotated[int, Field(ge=2, le=MAX_SEATS), Setting("seats")] = MAX_SEATS
+    turn_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
+        "turn", reads=N_("Turn {turn_timeout} s"), row=1, operator="turn_timeout")] = 45
+    blind_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
+        "blindtime", reads=N_("blind {blind_timeout} s"), row=1,
+        operator="blind_timeout")] = 20
+    svara_join_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
+        "svaratime", reads=N_("svara join {svara_join_timeout} s"), row=1,
+        operator="svara_join_timeout")] = 30
+    max_buy_in_antes: Annotated[int, Field(ge=1, le=10**6), Setting(
+        "buyin", reads=N_("buy-in up to {max_buy_in}"), row=1)] = 100
+    next_hand_delay: Annotated[float, Field(ge=0, le=3600), Setting(
+        "pause", operator="next_hand_delay")] = 5
+    autostart: Annotated[float, Field(ge=0, le=3600), Setting(
+        "autostart", operator="lobby_autostart")] = 0
     """Seconds after the second player joins before the lobby starts by itself; 0: never."""
 
     @property
@@ -40,16 +96,8 @@ class TableSettings(BaseModel):
 
     def rules(self) -> Rules:
         """The engine rules these settings describe (raises `engine.BadRules`)."""
-        return Rules(
-            ante=self.ante,
-            blind=self.blind,
-            blind_cap=self.blind_cap,
-            limit=self.limit,
-            bet_cap=self.bet_cap,
-            tie=self.tie,
-            scoring=ScoringRules(self.two_sevens, self.three_sevens_top, self.chechak),
-            max_seats=self.max_seats,
-        )
+        scoring = ScoringRules(**_named(self, ScoringRules))
+        return Rules(**_named(self, Rules), scoring=scoring)
 
     @classmethod
     def load(cls, data: dict[str, Any] | None, **defaults: Any) -> TableSettings:
@@ -60,64 +108,85 @@ class TableSettings(BaseModel):
         except ValidationError:
             return cls.model_validate(defaults)
 
-
-# Names an admin types after /settings, the field each sets, and the words it accepts.
-_SWITCHES: dict[str, tuple[str, dict[str, object]]] = {
-    "blind": ("blind", {"on": True, "off": False}),
-    "limit": ("limit", {"none": Limit.NO_LIMIT, "no": Limit.NO_LIMIT, "pot": Limit.POT_LIMIT,
-                        "cap": Limit.FIXED_CAP, "fixed": Limit.FIXED_CAP}),
-    "tie": ("tie", {"svara": TieRule.SVARA, "split": TieRule.SPLIT}),
-    "sevens": ("two_sevens", {"on": True, "off": False}),
-    "threesevens": ("three_sevens_top", {"top": True, "trips": False}),
-    "chechak": ("chechak", {"on": True, "off": False}),
-}
-_NUMBERS: dict[str, str] = {
-    "ante": "ante",
-    "blindcap": "blind_cap",
-    "betcap": "bet_cap",
-    "seats": "max_seats",
-    "buyin": "max_buy_in_antes",
-    "turn": "turn_timeout",
-    "blindtime": "blind_timeout",
-    "svaratime": "svara_join_timeout",
-    "pause": "next_hand_delay",
-    "autostart": "autostart",
-}
-SETTING_NAMES = (*_NUMBERS, *_SWITCHES)
+    @classmethod
+    def from_operator(cls, operator: object) -> TableSettings:
+        """The settings of a new table: the operator's values where a setting names one."""
+        return cls.model_validate({d.field: getattr(operator, d.setting.operator)
+                                   for d in DECLARED if d.setting.operator})
 
 
-class BadSetting(ValueError):
-    """A /settings change that cannot be applied; `msgid` and `params` say what is accepted."""
+def _named(settings: TableSettings, engine_type: type) -> dict[str, Any]:
+    """The settings named like the fields of one of the engine's rule types."""
+    names = {f.name for f in fields(engine_type)}
+    return {name: getattr(settings, name) for name in TableSettings.model_fields
+            if name in names}
 
-    def __init__(self, msgid: str, **params: str) -> None:
-        super().__init__(msgid.format(**params))
-        self.msgid = msgid
-        self.params = params
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """One setting as declared: its field, its value type and its `Setting`."""
+
+    field: str
+    kind: type
+    """int, float, bool or an enum: the value without None."""
+    optional: bool
+    setting: Setting
+
+    def parse(self, word: str) -> object:
+        """The value an admin's word sets; ValueError if it is none of the accepted words."""
+        if self.setting.words:
+            if word not in self.setting.words:
+                raise ValueError(word)
+            return self.setting.words[word]
+        number = float(word) if self.kind is float else int(word)
+        return None if number == 0 and self.optional else number
+
+    def word_of(self, value: object) -> str:
+        """How the value is typed after /settings (the opposite of `parse`)."""
+        for word, meant in self.setting.words.items():
+            if meant == value:
+                return word
+        return "0" if value is None else str(_plain(value))
+
+
+def _declared() -> tuple[Declared, ...]:
+    found = []
+    for name, info in TableSettings.model_fields.items():
+        setting = next((m for m in info.metadata if isinstance(m, Setting)), None)
+        if setting is None:
+            continue
+        kind: Any = info.annotation
+        optional = get_origin(kind) in (Union, types.UnionType)
+        if optional:
+            (kind,) = [a for a in get_args(kind) if a is not type(None)]
+        if not setting.words:
+            assert kind in (int, float), f"{name}: a setting without words must be a number"
+        found.append(Declared(name, kind, optional, setting))
+    return tuple(found)
+
+
+DECLARED = _declared()
+"""Every table setting, in the order of `TableSettings`."""
+_BY_WORD = {d.setting.word: d for d in DECLARED}
+SETTING_NAMES = tuple(_BY_WORD)
+"""The words admins type after /settings."""
 
 
 def change(current: TableSettings, name: str, value: str) -> TableSettings:
     """`current` with one setting changed from an admin's words, e.g. ("tie", "split")."""
-    key = name.lower().replace("_", "").replace("-", "")
-    word = value.strip().lower()
-    if key in _SWITCHES:
-        field, words = _SWITCHES[key]
-        if word not in words:
-            raise BadSetting(N_("{name}: one of {choices}."), name=name,
-                             choices=", ".join(words))
-        new: object = words[word]
-    elif key in _NUMBERS:
-        field = _NUMBERS[key]
-        try:
-            number = float(word) if field.endswith(("timeout", "delay")) or field == "autostart" \
-                else int(word)
-        except ValueError:
-            raise BadSetting(N_("{name}: give a number."), name=name) from None
-        new = None if number == 0 and field in ("blind_cap", "bet_cap") else number
-    else:
+    declared = _BY_WORD.get(name.lower().replace("_", "").replace("-", ""))
+    if declared is None:
         raise BadSetting(N_("Unknown setting {name}. Known: {choices}."), name=name,
                          choices=", ".join(SETTING_NAMES))
     try:
-        changed = current.model_validate({**current.model_dump(), field: new})
+        new = declared.parse(value.strip().lower())
+    except ValueError:
+        if declared.setting.words:
+            raise BadSetting(N_("{name}: one of {choices}."), name=name,
+                             choices=", ".join(declared.setting.words)) from None
+        raise BadSetting(N_("{name}: give a number."), name=name) from None
+    try:
+        changed = current.model_validate({**current.model_dump(), declared.field: new})
         changed.rules()
     except (ValidationError, ValueError) as err:
         raise BadSetting(N_("{name} {value} is not accepted: {why}"), name=name, value=value,
@@ -130,3 +199,39 @@ def _first_error(err: Exception) -> str:
         first = err.errors()[0]
         return str(first.get("msg", "not accepted"))
     return str(err)
+
+
+def _plain(value: object) -> object:
+    """A number as people write it: 45 rather than 45.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value.value if isinstance(value, Enum) else value
+
+
+def rules_lines(tr: Translator, s: TableSettings) -> list[str]:
+    """The rules in force, as shown in the lobby, by /rules and by /settings."""
+    rules = s.rules()
+    facts: dict[str, object] = {
+        "max_blind": rules.max_blind, "max_bet_step": rules.max_bet_step,
+        "max_buy_in": s.max_buy_in,
+        **{d.field: _plain(getattr(s, d.field)) for d in DECLARED},
+    }
+    rows: dict[int, list[str]] = {}
+    for d in DECLARED:
+        reads = d.setting.reads
+        msgid = reads.get(getattr(s, d.field)) if isinstance(reads, Mapping) else reads
+        if msgid is not None:
+            rows.setdefault(d.setting.row, []).append(tr.format(msgid, **facts))
+    return [" · ".join(rows[row]) for row in sorted(rows)]
+
+
+def settings_text(tr: Translator, s: TableSettings) -> str:
+    """The answer to /settings: the rules in force, then every setting as admins type it."""
+    lines = [tr.gettext("<b>Table settings of this chat</b>"), *rules_lines(tr, s), ""]
+    for d in DECLARED:
+        now = f"<code>{escape(d.setting.word)}</code> {escape(d.word_of(getattr(s, d.field)))}"
+        if d.setting.words:
+            now += f" ({escape(', '.join(d.setting.words))})"
+        lines.append(now)
+    lines += ["", tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split.")]
+    return "\n".join(lines)

@@ -31,16 +31,6 @@ async def get_me(ctx: Ctx) -> Any:
     return data
 
 
-async def get_chat(ctx: Ctx) -> Any:
-    """getChat: a ChatFullInfo."""
-    chat = chat_for(ctx, writing=False)
-    data = chat.to_json()
-    data.update({"accent_color_id": 0, "max_reaction_count": 11})
-    if chat.is_group:
-        data["permissions"] = {"can_send_messages": True}
-    return data
-
-
 def _member_json(chat: ChatRecord, user: UserRecord, status: str) -> JSON:
     data: JSON = {"status": status, "user": user.to_json()}
     if status == "creator":
@@ -89,21 +79,6 @@ async def get_chat_member(ctx: Ctx) -> Any:
     return _member_json(chat, user, status)
 
 
-async def get_chat_administrators(ctx: Ctx) -> Any:
-    """getChatAdministrators: creator and admins, the bot included if it is one."""
-    chat = chat_for(ctx, writing=False)
-    if chat.type == "private":
-        raise bad_request("there are no administrators in the private chat")
-    admins = [
-        _member_json(chat, ctx.world.users[user_id], status)
-        for user_id, status in chat.members.items()
-        if status in ("creator", "administrator")
-    ]
-    if chat.bot_status == "administrator":
-        admins.append(_member_json(chat, ctx.world.bot, "administrator"))
-    return admins
-
-
 def _commands_key(ctx: Ctx) -> str:
     scope = ctx.params.raw("scope") or {"type": "default"}
     language = ctx.params.get_str("language_code") or ""
@@ -126,17 +101,6 @@ async def set_my_commands(ctx: Ctx) -> Any:
             raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
         clean.append({"command": name, "description": description})
     ctx.world.commands[_commands_key(ctx)] = clean
-    return True
-
-
-async def get_my_commands(ctx: Ctx) -> Any:
-    """getMyCommands."""
-    return ctx.world.commands.get(_commands_key(ctx), [])
-
-
-async def delete_my_commands(ctx: Ctx) -> Any:
-    """deleteMyCommands."""
-    ctx.world.commands.pop(_commands_key(ctx), None)
     return True
 
 
@@ -190,21 +154,10 @@ async def get_file(ctx: Ctx) -> Any:
     }
 
 
-async def always_true(ctx: Ctx) -> Any:
-    """close and logOut: accepted; the stand-in has no session to end."""
-    return True
-
-
 HANDLERS: dict[str, Handler] = {
     "getme": get_me,
-    "getchat": get_chat,
     "getchatmember": get_chat_member,
-    "getchatadministrators": get_chat_administrators,
     "setmycommands": set_my_commands,
-    "getmycommands": get_my_commands,
-    "deletemycommands": delete_my_commands,
     "answercallbackquery": answer_callback_query,
     "getfile": get_file,
-    "close": always_true,
-    "logout": always_true,
 }

@@ -17,23 +17,7 @@ from bot.sandbox.errors import (
 )
 from bot.sandbox.markup import validate_markup
 from bot.sandbox.models import FileRecord, MessageRecord
-from bot.sandbox.text import MAX_CAPTION, prepare_text
-
-_ACTIONS = frozenset(
-    {
-        "typing",
-        "upload_photo",
-        "record_video",
-        "upload_video",
-        "record_voice",
-        "upload_voice",
-        "upload_document",
-        "choose_sticker",
-        "find_location",
-        "record_video_note",
-        "upload_video_note",
-    }
-)
+from bot.sandbox.text import MAX_CAPTION, Parsed, prepare_text
 
 
 def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
@@ -41,17 +25,22 @@ def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
     return value if isinstance(value, list) else None
 
 
-async def send_message(ctx: Ctx) -> Any:
-    """sendMessage."""
-    chat = chat_for(ctx)
-    thread_id = thread_for(ctx, chat)
-    reply_to = reply_for(ctx, chat)
-    parsed = prepare_text(
+def _message_text(ctx: Ctx) -> Parsed:
+    """The text of a sendMessage or editMessageText, checked as Telegram checks it."""
+    return prepare_text(
         ctx.params.get_str("text"),
         ctx.params.get_str("parse_mode"),
         _entities(ctx, "entities"),
         strict_entities=ctx.world.strict_html_entities,
     )
+
+
+async def send_message(ctx: Ctx) -> Any:
+    """sendMessage."""
+    chat = chat_for(ctx)
+    thread_id = thread_for(ctx, chat)
+    reply_to = reply_for(ctx, chat)
+    parsed = _message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"))
     message = ctx.world.store(
         chat,
@@ -134,24 +123,26 @@ def _photo_from(ctx: Ctx) -> FileRecord:
     raise bad_request("wrong file identifier/HTTP URL specified")
 
 
-def _editable(ctx: Ctx, message: MessageRecord) -> None:
+def _to_edit(ctx: Ctx) -> MessageRecord:
+    """The message an edit names; only the bot's own messages can be edited."""
+    message = message_for(ctx, chat_for(ctx), EDIT_NOT_FOUND)
     if message.sender is not ctx.world.bot:
         raise bad_request("message can't be edited")
+    return message
+
+
+def _edited(ctx: Ctx, message: MessageRecord) -> Any:
+    message.edit_date = int(ctx.world.wall())
+    ctx.world.touch()
+    return message.to_json()
 
 
 async def edit_message_text(ctx: Ctx) -> Any:
     """editMessageText; leaving out reply_markup removes the keyboard, as Telegram does."""
-    chat = chat_for(ctx)
-    message = message_for(ctx, chat, EDIT_NOT_FOUND)
-    _editable(ctx, message)
+    message = _to_edit(ctx)
     if message.text is None:
         raise bad_request("there is no text in the message to edit")
-    parsed = prepare_text(
-        ctx.params.get_str("text"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "entities"),
-        strict_entities=ctx.world.strict_html_entities,
-    )
+    parsed = _message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"))
     if (
         parsed.text == message.text
@@ -163,54 +154,17 @@ async def edit_message_text(ctx: Ctx) -> Any:
     message.text = parsed.text
     message.entities = parsed.entities
     message.reply_markup = markup
-    message.edit_date = int(ctx.world.wall())
-    ctx.world.touch()
-    return message.to_json()
+    return _edited(ctx, message)
 
 
 async def edit_message_reply_markup(ctx: Ctx) -> Any:
     """editMessageReplyMarkup; without reply_markup the keyboard is removed."""
-    chat = chat_for(ctx)
-    message = message_for(ctx, chat, EDIT_NOT_FOUND)
-    _editable(ctx, message)
+    message = _to_edit(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"))
     if _same_markup(markup, message.reply_markup):
         raise ApiError(400, NOT_MODIFIED)
     message.reply_markup = markup
-    message.edit_date = int(ctx.world.wall())
-    ctx.world.touch()
-    return message.to_json()
-
-
-async def edit_message_caption(ctx: Ctx) -> Any:
-    """editMessageCaption: the caption of a photo; without reply_markup the keyboard goes."""
-    chat = chat_for(ctx)
-    message = message_for(ctx, chat, EDIT_NOT_FOUND)
-    _editable(ctx, message)
-    if message.photo is None:
-        raise bad_request("there is no caption in the message to edit")
-    parsed = prepare_text(
-        ctx.params.get_str("caption"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "caption_entities"),
-        limit=MAX_CAPTION,
-        too_long=CAPTION_TOO_LONG,
-        allow_empty=True,
-        strict_entities=ctx.world.strict_html_entities,
-    )
-    markup = validate_markup(ctx.params.raw("reply_markup"))
-    caption = parsed.text or None
-    if (
-        caption == message.caption
-        and parsed.entities == message.entities
-        and _same_markup(markup, message.reply_markup)
-    ):
-        raise ApiError(400, NOT_MODIFIED)
-    message.history.append(message.caption)
-    message.caption, message.entities, message.reply_markup = caption, parsed.entities, markup
-    message.edit_date = int(ctx.world.wall())
-    ctx.world.touch()
-    return message.to_json()
+    return _edited(ctx, message)
 
 
 async def pin_chat_message(ctx: Ctx) -> Any:
@@ -264,37 +218,12 @@ async def delete_message(ctx: Ctx) -> Any:
     return True
 
 
-async def delete_messages(ctx: Ctx) -> Any:
-    """deleteMessages: 1-100 ids; missing or undeletable ones are skipped."""
-    chat = chat_for(ctx, writing=False)
-    ids = ctx.params.raw("message_ids")
-    if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
-        raise bad_request("message_ids is invalid" if ids else "message_ids is empty")
-    for message_id in ids:
-        message = ctx.world.find_message(chat, int(message_id))
-        if message is not None and _deletable(ctx, message):
-            message.deleted = True
-    ctx.world.touch()
-    return True
-
-
-async def send_chat_action(ctx: Ctx) -> Any:
-    """sendChatAction."""
-    chat_for(ctx)
-    if ctx.params.get_str("action") not in _ACTIONS:
-        raise bad_request("wrong parameter action in request")
-    return True
-
-
 HANDLERS: dict[str, Handler] = {
     "sendmessage": send_message,
     "sendphoto": send_photo,
     "editmessagetext": edit_message_text,
     "editmessagereplymarkup": edit_message_reply_markup,
-    "editmessagecaption": edit_message_caption,
     "pinchatmessage": pin_chat_message,
     "unpinchatmessage": unpin_chat_message,
     "deletemessage": delete_message,
-    "deletemessages": delete_messages,
-    "sendchataction": send_chat_action,
 }

@@ -41,11 +41,6 @@ class Fault:
         return cls(FaultKind.ERROR, bad_request(text))
 
     @classmethod
-    def api_error(cls, status: int, description: str) -> Fault:
-        """Any status and full description."""
-        return cls(FaultKind.ERROR, ApiError(status, description))
-
-    @classmethod
     def timeout(cls, hold: float = 30.0, *, applied: bool = False) -> Fault:
         """Hold the answer `hold` seconds; with `applied` the call still takes effect."""
         return cls(FaultKind.TIMEOUT, hold=hold, applied=applied)

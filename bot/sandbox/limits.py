@@ -77,13 +77,6 @@ class FloodControl:
     _groups: dict[int, deque[float]] = field(default_factory=dict)
     _global: deque[float] = field(default_factory=deque)
 
-    def reset(self) -> None:
-        """Forget all counters and violations."""
-        self._private.clear()
-        self._groups.clear()
-        self._global.clear()
-        self.violations.clear()
-
     def check(self, method: str, chat_id: int, private: bool) -> FloodViolation | None:
         """Count one send; return the violation if it broke a limit.
 

@@ -98,3 +98,16 @@ async def test_the_lobby_starts_by_itself_when_autostart_is_set(bed: Bed) -> Non
     # The timer deals, and its edit may wait for the group's rate limit.
     await bed.tg.world.wait_for(lambda: "blind or not?" in (table.text or ""), timeout=5)
     assert bed.live(group).hand is not None
+
+
+async def test_a_refused_change_is_answered_like_any_refusal(bed: Bed) -> None:
+    ana, boris, cyril = bed.players("Ana", "Boris", "Cyril")
+    group = bed.group(ana, boris, cyril, admins=(ana,))
+    await bed.open_table(group, ana, boris, cyril)
+    await ana.send(group, "/settings seats 2")
+    await bed.idle()
+    assert group.last_bot_message.text == "seats 2 is not accepted: more players are seated"
+    assert bed.live(group).settings.max_seats == 10
+    await ana.send(group, "/settings")
+    await bed.idle()
+    assert "\nseats 10\n" in (group.last_bot_message.text or "")

@@ -1,0 +1,178 @@
+"""Table settings: every setting is declared once, and the parser, the texts, the defaults
+and the engine's rules all follow the declarations."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot.errors import BadSetting, refusal
+from bot.i18n import N_, Translations
+from bot.table_settings import (
+    DECLARED,
+    SETTING_NAMES,
+    TableSettings,
+    change,
+    rules_lines,
+    settings_text,
+)
+from engine import Limit, Rules, ScoringRules, TieRule
+
+TR = Translations.load().get("en")
+
+
+def test_default_rules_lines() -> None:
+    assert rules_lines(TR, TableSettings()) == [
+        "Ante 10 · blind up to 100 · no limit · ties: svara",
+        "Turn 45 s · blind 20 s · svara join 30 s · buy-in up to 1000",
+    ]
+
+
+def test_rules_lines_follow_every_shown_setting() -> None:
+    s = TableSettings(ante=5, blind=False, limit=Limit.FIXED_CAP, bet_cap=30,
+                      tie=TieRule.SPLIT, turn_timeout=0.5, blind_timeout=7,
+                      svara_join_timeout=9, max_buy_in_antes=20)
+    assert rules_lines(TR, s) == [
+        "Ante 5 · no blind · bets capped at 30 · ties: split",
+        "Turn 0.5 s · blind 7 s · svara join 9 s · buy-in up to 100",
+    ]
+    assert rules_lines(TR, TableSettings(blind_cap=40, limit=Limit.POT_LIMIT))[0] == \
+        "Ante 10 · blind up to 40 · pot limit · ties: svara"
+    assert rules_lines(TR, TableSettings(limit=Limit.FIXED_CAP))[0] == \
+        "Ante 10 · blind up to 100 · bets capped at 100 · ties: svara"
+
+
+@pytest.mark.parametrize(("name", "value", "field", "expected"), [
+    ("ante", "20", "ante", 20),
+    ("blind", "off", "blind", False),
+    ("blindcap", "50", "blind_cap", 50),
+    ("blindcap", "0", "blind_cap", None),
+    ("Blind_Cap", "50", "blind_cap", 50),
+    ("limit", "pot", "limit", Limit.POT_LIMIT),
+    ("limit", "FIXED", "limit", Limit.FIXED_CAP),
+    ("betcap", "0", "bet_cap", None),
+    ("tie", "split", "tie", TieRule.SPLIT),
+    ("sevens", "off", "two_sevens", False),
+    ("threesevens", "trips", "three_sevens_top", False),
+    ("chechak", "off", "chechak", False),
+    ("seats", "4", "max_seats", 4),
+    ("buyin", "30", "max_buy_in_antes", 30),
+    ("turn", "0.5", "turn_timeout", 0.5),
+    ("blind-time", "8", "blind_timeout", 8.0),
+    ("svaratime", "9", "svara_join_timeout", 9.0),
+    ("pause", "0", "next_hand_delay", 0.0),
+    ("autostart", "12", "autostart", 12.0),
+])
+def test_each_word_sets_its_field(name: str, value: str, field: str, expected: object) -> None:
+    start = TableSettings(blind_cap=60, bet_cap=60)
+    changed = change(start, name, value)
+    assert getattr(changed, field) == expected
+    assert type(getattr(changed, field)) is type(expected)
+    others = {k: v for k, v in changed.model_dump().items() if k != field}
+    assert others == {k: v for k, v in start.model_dump().items() if k != field}
+
+
+@pytest.mark.parametrize(("name", "value", "text"), [
+    ("ante", "lots", "ante: give a number."),
+    ("ante", "1.5", "ante: give a number."),
+    ("tie", "maybe", "tie: one of svara, split."),
+    ("limit", "x", "limit: one of none, no, pot, cap, fixed."),
+    ("blindcap", "3", "blindcap 3 is not accepted: These table rules are not valid: "
+     "the blind cap must be at least the ante."),
+    ("seats", "11", "seats 11 is not accepted: Input should be less than or equal to 10"),
+    ("turn", "0", "turn 0 is not accepted: Input should be greater than 0"),
+    ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
+     "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
+     "blindtime, svaratime, buyin, pause, autostart."),
+    ("ante", "<i>", "ante: give a number."),
+    ("blindcap", "<3", "blindcap: give a number."),
+])
+def test_refusals_say_what_is_accepted(name: str, value: str, text: str) -> None:
+    with pytest.raises(BadSetting) as caught:
+        change(TableSettings(), name, value)
+    assert caught.value.text(TR) == text
+    assert refusal(caught.value) is caught.value
+
+
+def test_a_refusal_escapes_what_was_typed_and_translates_only_the_reason() -> None:
+    ours = BadSetting(N_("{name} {value} is not accepted: {why}"), name="seats",
+                      value="<2>", why=N_("more players are seated"))
+    assert ours.text(TR) == "seats &lt;2&gt; is not accepted: more players are seated"
+    library = BadSetting(N_("{name} {value} is not accepted: {why}"), name="x", value="1",
+                         why="Input should be <b>")
+    assert library.text(TR) == "x 1 is not accepted: Input should be &lt;b&gt;"
+
+
+def test_the_engine_gets_every_rule() -> None:
+    s = TableSettings(ante=5, blind=False, blind_cap=50, limit=Limit.FIXED_CAP, bet_cap=30,
+                      tie=TieRule.SPLIT, two_sevens=False, three_sevens_top=False,
+                      chechak=False, max_seats=4)
+    assert s.rules() == Rules(ante=5, blind=False, blind_cap=50, limit=Limit.FIXED_CAP,
+                              bet_cap=30, tie=TieRule.SPLIT,
+                              scoring=ScoringRules(False, False, False), max_seats=4)
+    assert TableSettings().rules() == Rules()
+
+
+def test_every_engine_rule_is_a_declared_setting() -> None:
+    declared = {d.field for d in DECLARED}
+    assert declared == set(TableSettings.model_fields)
+    engine = {f.name for f in fields(Rules) if f.name != "scoring"}
+    engine |= {f.name for f in fields(ScoringRules)}
+    assert engine <= declared
+    assert len(SETTING_NAMES) == len(DECLARED)
+
+
+def test_every_setting_reads_back_as_it_is_typed() -> None:
+    s = TableSettings(blind=False, limit=Limit.POT_LIMIT, turn_timeout=0.5, autostart=3)
+    for d in DECLARED:
+        value = getattr(s, d.field)
+        assert change(s, d.setting.word, d.word_of(value)) == s, d.field
+
+
+def test_defaults_come_from_the_operator() -> None:
+    operator = SimpleNamespace(default_ante=25, turn_timeout=60.0, blind_timeout=15.0,
+                               svara_join_timeout=40.0, next_hand_delay=2.0,
+                               lobby_autostart=30.0)
+    assert TableSettings.from_operator(operator) == TableSettings(
+        ante=25, turn_timeout=60, blind_timeout=15, svara_join_timeout=40,
+        next_hand_delay=2, autostart=30)
+
+
+def test_settings_text_lists_every_setting_as_typed() -> None:
+    s = TableSettings(tie=TieRule.SPLIT, bet_cap=30, turn_timeout=0.5)
+    assert settings_text(TR, s).split("\n") == [
+        "<b>Table settings of this chat</b>",
+        "Ante 10 · blind up to 100 · no limit · ties: split",
+        "Turn 0.5 s · blind 20 s · svara join 30 s · buy-in up to 1000",
+        "",
+        "<code>ante</code> 10",
+        "<code>blind</code> on (on, off)",
+        "<code>blindcap</code> 0",
+        "<code>limit</code> none (none, no, pot, cap, fixed)",
+        "<code>betcap</code> 30",
+        "<code>tie</code> split (svara, split)",
+        "<code>sevens</code> on (on, off)",
+        "<code>threesevens</code> top (top, trips)",
+        "<code>chechak</code> on (on, off)",
+        "<code>seats</code> 10",
+        "<code>turn</code> 0.5",
+        "<code>blindtime</code> 20",
+        "<code>svaratime</code> 30",
+        "<code>buyin</code> 100",
+        "<code>pause</code> 5",
+        "<code>autostart</code> 0",
+        "",
+        "Use /settings NAME VALUE, e.g. /settings tie split.",
+    ]
+
+
+def test_the_readme_lists_every_setting() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    table = readme.split("### Table settings", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"^\| (.*?) \|", table, re.MULTILINE))
+    words = {w.strip("` ") for row in named for w in row.split(",")}
+    assert words - {"name", "---"} == set(SETTING_NAMES)
