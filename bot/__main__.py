@@ -21,7 +21,7 @@ from bot.settings import Settings, describe_errors, env_name
 
 log = logging.getLogger("bot")
 
-STORE_COMMANDS = frozenset({"audit", "backup"})
+STORE_COMMANDS = frozenset({"audit", "backup", "grant"})
 OPS_COMMANDS = frozenset({"restore", "status"})
 EXIT_CONFIG = 2
 EXIT_STARTUP = 1
@@ -34,6 +34,8 @@ commands:
   (none)                     run the bot (a webhook if SVARA_WEBHOOK_URL is set)
   audit [--db PATH]          check that the chip ledger adds up
   backup PATH [--db PATH]    copy the database safely while the bot runs
+  grant USER_ID AMOUNT --reason TEXT [--db PATH]
+                             give a player chips (an operator_grant ledger row)
   restore BACKUP [--db PATH] put a backup in place of the database (bot stopped)
   status [--db PATH]         version, running or not, open tables, database ok
   sandbox [--port P] [--players N] [--db PATH]

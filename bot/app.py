@@ -121,6 +121,7 @@ def build_application(
         .build()
     )
     register(app)
+    app.bot_data["daily_bonus"] = settings.daily_bonus
     return app
 
 

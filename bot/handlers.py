@@ -440,6 +440,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("rules", on_rules))
     app.add_handler(CommandHandler("balance", on_balance))
     app.add_handler(CommandHandler("settings", on_settings))
+    __import__("bot.commands", fromlist=["register"]).register(app)
     app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(on_unknown_press))
     app.add_error_handler(on_error)

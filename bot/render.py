@@ -292,8 +292,9 @@ def outcome_of(hand: Hand, since: int = 0, *, decks: bool = True) -> Outcome:
                   for e in events if isinstance(e, Shown))
     won = tuple((tuple(hand.seats[w].player for w in e.winners), e.amount, e.points)
                 for e in events if isinstance(e, PotWon))
-    revealed = tuple((r["deck"], r["salt"]) for r in hand.reveal() or ()) if decks else ()
-    return Outcome(shown, won, revealed)
+    # The whole deck is no longer revealed: the proof (shown cards only) is under /hand N.
+    del decks
+    return Outcome(shown, won)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,21 +306,29 @@ class PrivateHand:
     cards: tuple[Card, ...]
     points: int
     commitment: str
+    openings: tuple[tuple[int, str, str], ...] = ()
+    """(deck position, card, salt) of each of his cards: his part of the fairness proof."""
 
 
 def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[PrivateHand]:
     return [PrivateHand(hand.seats[s].player, hand_no, hand.cards(s), hand.points(s) or 0,
-                        hand.commitment) for s in seats]
+                        hand.commitment, hand.openings(s)) for s in seats]
 
 
 def render_cards(tr: Translator, private: PrivateHand) -> str:
-    """The private message with a player's cards, his points and the deck commitment."""
-    return "\n".join([
+    """The private message with a player's cards, his points, the deck commitment and the
+    openings of his cards (position, card, salt) to check against the proof after the hand."""
+    lines: list[str] = [
         tr.format("🃏 Hand {n}: <b>{cards}</b>", n=private.hand_no,
                   cards=cards_text(private.cards)),
         tr.format("Points: <b>{points}</b>", points=private.points),
         tr.format("Deck commitment: <code>{hash}</code>", hash=private.commitment),
-    ])
+    ]
+    if private.openings:
+        lines.append(tr.gettext("Your cards in the deck (position|card|salt), to check "
+                                "against the hand's proof afterwards:"))
+        lines += [f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings]
+    return "\n".join(lines)
 
 
 def cards_popup(tr: Translator, hand: Hand, seat: int) -> str:

@@ -2,8 +2,15 @@
 
 The deck order of every round is derived from the hand's seed with SHA-256 in counter
 mode, so a hand replays exactly from its seed, and a seed drawn from `secrets` makes the
-order unpredictable. Before the deal the table can publish ``commitment``; after the hand
-it reveals the order and the salt, and anyone can recompute the hash.
+order unpredictable.
+
+The commitment is made per deck position, so that after the hand only the cards that were
+shown need to be opened. Position ``p`` (1 is the top card, dealt first) holding card ``c``
+(ASCII, e.g. ``Kh``) with its own salt ``s`` hashes to ``SHA-256("p|c|s")``; the root is
+``SHA-256`` of the 32 position hashes in order, joined by single spaces. The table publishes
+the root before the deal; afterwards it gives every position hash and the card and salt of
+the shown positions only. Anyone can recompute the shown hashes and the root; a folded
+player's cards stay hidden behind their salted hashes.
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from engine.cards import CARDS, Card, format_hand
+from engine.cards import CARDS, Card
 
 
 def new_seed() -> bytes:
@@ -51,18 +58,50 @@ def shuffled_deck(seed: bytes, round_no: int) -> tuple[Card, ...]:
     return tuple(deck)
 
 
-def salt_for(seed: bytes, round_no: int) -> str:
-    """The public salt of a round, revealed after the hand; it does not reveal the seed."""
-    return hashlib.sha256(b"svara-salt|" + seed + round_no.to_bytes(4, "big")).hexdigest()[:32]
+def position_salt(seed: bytes, round_no: int, position: int) -> str:
+    """The salt of one deck position; opening it does not reveal the seed or other salts."""
+    data = b"svara-salt|" + seed + round_no.to_bytes(4, "big") + position.to_bytes(2, "big")
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
-def commitment(deck: tuple[Card, ...], salt: str) -> str:
-    """SHA-256 of the deck order (ASCII cards) and the salt, as hex."""
-    text = format_hand(deck, ascii=True) + "|" + salt
-    return hashlib.sha256(text.encode()).hexdigest()
+def position_hash(position: int, card: str, salt: str) -> str:
+    """SHA-256 of ``"position|card|salt"`` as hex; ``card`` in ASCII, e.g. ``"Kh"``."""
+    return hashlib.sha256(f"{position}|{card}|{salt}".encode()).hexdigest()
 
 
-def verify_commitment(commitment_hex: str, deck_text: str, salt: str) -> bool:
-    """Anyone can check a revealed deck: ``deck_text`` as in the reveal, e.g. ``"Kh 7c ..."``."""
-    text = deck_text.strip() + "|" + salt
-    return hashlib.sha256(text.encode()).hexdigest() == commitment_hex
+def position_hashes(seed: bytes, round_no: int) -> list[str]:
+    """The hash of every position of a round's deck, top card first."""
+    deck = shuffled_deck(seed, round_no)
+    return [position_hash(p, card.ascii, position_salt(seed, round_no, p))
+            for p, card in enumerate(deck, start=1)]
+
+
+def root_hash(hashes: list[str]) -> str:
+    """The commitment: SHA-256 of the position hashes joined by single spaces, as hex."""
+    return hashlib.sha256(" ".join(hashes).encode()).hexdigest()
+
+
+def commitment(seed: bytes, round_no: int) -> str:
+    """The root hash of a round's deck, published before the deal."""
+    return root_hash(position_hashes(seed, round_no))
+
+
+def opening(seed: bytes, round_no: int, position: int) -> tuple[int, str, str]:
+    """(position, card, salt) of one position: what proves that card was there."""
+    card = shuffled_deck(seed, round_no)[position - 1]
+    return position, card.ascii, position_salt(seed, round_no, position)
+
+
+def verify_opening(root: str, hashes: list[str],
+                   openings: list[tuple[int, str, str]]) -> bool:
+    """True if ``hashes`` give ``root`` and every opened card hashes to its position."""
+    if len(hashes) != len(CARDS) or root_hash(hashes) != root:
+        return False
+    return all(1 <= p <= len(hashes) and position_hash(p, card, salt) == hashes[p - 1]
+               for p, card, salt in openings)
+
+
+def dealt_positions(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """The deck positions of ``seat``'s three cards, dealt one at a time round ``order``."""
+    n = len(order)
+    return tuple(k + 1 for k in range(3 * n) if order[k % n] == seat)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Act, Action
-from engine.cards import Card, format_hand
-from engine.deck import commitment, salt_for, shuffled_deck
+from engine.cards import Card
+from engine.deck import commitment, dealt_positions, opening, position_hashes, shuffled_deck
 from engine.errors import (
     BadAction,
     NotEnoughPlayers,
@@ -175,16 +175,37 @@ class Hand:
         n = len(self.seats)
         return [(seat + k) % n for k in range(1, n + 1)]
 
-    def reveal(self) -> list[dict[str, str]] | None:
-        """After the hand: each round's deck order, salt and commitment, to check the deal."""
+    def reveal(self) -> list[dict[str, Any]] | None:
+        """After the hand, per round: the commitment (root), every position hash, and the
+        opening (position, card, salt) of each card shown at the showdown; nothing else."""
         if not self.is_over:
             return None
-        out = []
+        dealt: dict[int, tuple[int, ...]] = {}
+        shown: dict[int, list[int]] = {}
+        round_no = 0
+        for e in self.events:
+            if isinstance(e, RoundStarted):
+                round_no = e.round_no
+            elif isinstance(e, Dealt):
+                dealt[e.round_no] = e.seats
+            elif isinstance(e, Shown):
+                shown.setdefault(round_no, []).extend(dealt_positions(dealt[round_no], e.seat))
+        out: list[dict[str, Any]] = []
         for r, c in enumerate(self.commitments, start=1):
-            deck = format_hand(shuffled_deck(self.seed, r), ascii=True)
-            out.append({"round": str(r), "deck": deck, "salt": salt_for(self.seed, r),
-                        "commitment": c})
+            opened = [list(opening(self.seed, r, p)) for p in sorted(shown.get(r, ()))]
+            out.append({"round": r, "commitment": c, "hashes": position_hashes(self.seed, r),
+                        "open": opened})
         return out
+
+    def openings(self, seat: int) -> tuple[tuple[int, str, str], ...]:
+        """(position, card, salt) of a seat's cards in this round: his proof that they were
+        fixed before the deal (empty before the deal or if he was not dealt in)."""
+        dealt = next((e for e in reversed(self.events)
+                      if isinstance(e, Dealt) and e.round_no == self.round_no), None)
+        if dealt is None or seat not in dealt.seats:
+            return ()
+        return tuple(opening(self.seed, self.round_no, p)
+                     for p in dealt_positions(dealt.seats, seat))
 
     def legal(self, seat: int | None = None) -> Legal | None:
         """What `seat` (default: the player to act) may do now, or None."""
@@ -280,7 +301,7 @@ class Hand:
     def _begin_round(self) -> None:
         self.round_no += 1
         self.deck = shuffled_deck(self.seed, self.round_no)
-        self.commitments.append(commitment(self.deck, salt_for(self.seed, self.round_no)))
+        self.commitments.append(commitment(self.seed, self.round_no))
         for s in self.seats:
             s.folded = False
             s.committed = 0

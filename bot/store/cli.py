@@ -1,4 +1,5 @@
-"""Operator commands: ``audit [--db PATH]`` and ``backup PATH [--db PATH]``.
+"""Operator commands: ``audit [--db PATH]``, ``backup PATH [--db PATH]`` and
+``grant USER_ID AMOUNT --reason TEXT [--db PATH]``.
 
 ``python -m bot audit`` and ``python -m bot backup`` dispatch here (so does
 ``python -m bot.store.cli``). Both work while the bot is running: the audit reads one
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.audit import audit_file
+from bot.store.errors import StoreError
 from bot.store.migrations import LATEST, schema_version
 from bot.store.sql import fetchone, read_only_uri
 
@@ -36,7 +38,37 @@ def _parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="copy the database safely while the bot runs")
     backup.add_argument("path", type=Path, help="where to write the copy")
     backup.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
+    grant = sub.add_parser("grant", help="give a player chips (written to the ledger)")
+    grant.add_argument("user_id", type=int, help="the player's Telegram user id")
+    grant.add_argument("amount", type=int, help="chips to give (a positive whole number)")
+    grant.add_argument("--reason", required=True, help="why; kept with the ledger row")
+    grant.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
     return parser
+
+
+def grant(db: Path, user_id: int, amount: int, reason: str) -> int:
+    """Write one ``operator_grant`` row; print the new balance. Bad input changes nothing."""
+    problem = _check_source(db)
+    if problem:
+        print(f"grant: {problem}", file=sys.stderr)
+        return 2
+    if amount <= 0 or not reason.strip():
+        print("grant: the amount must be positive and the reason not empty", file=sys.stderr)
+        return 2
+
+    async def job() -> int:
+        from bot.store.store import Store
+
+        async with await Store.open(db) as store:
+            return await store.users.operator_grant(user_id, amount, memo=reason.strip()[:500])
+
+    try:
+        balance = run_sync(job())
+    except StoreError as err:
+        print(f"grant: refused: {err}", file=sys.stderr)
+        return 2
+    print(f"grant ok: user {user_id} +{amount}, balance {balance}")
+    return 0
 
 
 def run_sync(job: Coroutine[Any, Any, T]) -> T:
@@ -124,6 +156,8 @@ def main(argv: list[str]) -> int:
         return int(exit_.code or 0)
     if args.command == "audit":
         return audit(args.db)
+    if args.command == "grant":
+        return grant(args.db, args.user_id, args.amount, args.reason)
     return backup(args.db, args.path)
 
 

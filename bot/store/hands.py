@@ -31,6 +31,7 @@ from bot.store.errors import (
     NotSeated,
     UnknownHand,
 )
+from bot.store.history import record_players
 from bot.store.models import HandRow, Movement, Settled
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.tables import cash_out, list_seats, live_table
@@ -229,6 +230,7 @@ async def settle_hand(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> Settl
         " WHERE id = ?",
         (at, _json(result), _json(hand.reveal()), hand_id),
     )
+    await record_players(conn, hand_id, hand, at=at)
     timeouts = [(int(count), row.table_id, int(player))
                 for player, count in result.get("timeouts", {}).items()]
     if timeouts:

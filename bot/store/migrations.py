@@ -201,12 +201,47 @@ _V5_CARDS_SENT: tuple[Step, ...] = (
     "ALTER TABLE hands ADD COLUMN cards_sent INTEGER NOT NULL DEFAULT 0 CHECK (cards_sent >= 0)",
 )
 
+
+async def _backfill_hand_players(conn: Conn) -> None:
+    from bot.store.history import backfill
+
+    await backfill(conn)
+
+
+_V6_PLAYED: tuple[Step, ...] = (
+    # The group's name, for statements and charts (kept fresh as commands arrive).
+    "ALTER TABLE chats ADD COLUMN title TEXT",
+    # One row per player dealt into a settled hand: leaderboards and stats are sums of it.
+    """
+    CREATE TABLE hand_players (
+        hand_id   INTEGER NOT NULL REFERENCES hands(id),
+        user_id   INTEGER NOT NULL REFERENCES users(id),
+        chat_id   INTEGER NOT NULL,
+        net       INTEGER NOT NULL,
+        won       INTEGER NOT NULL CHECK (won IN (0, 1)),
+        svara     INTEGER NOT NULL CHECK (svara IN (0, 1)),
+        svara_won INTEGER NOT NULL CHECK (svara_won IN (0, 1)),
+        points    INTEGER,
+        pot       INTEGER NOT NULL,
+        at        INTEGER NOT NULL,
+        PRIMARY KEY (hand_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    # /top: a chat's rows grouped by player; /stats: one player's rows in hand order.
+    "CREATE INDEX hand_players_by_chat ON hand_players (chat_id, user_id, net, won, pot)",
+    "CREATE INDEX hand_players_by_user ON hand_players (user_id, hand_id)",
+    # /history: a chat's tables, then their hands newest first.
+    "CREATE INDEX tables_by_chat ON tables (chat_id)",
+    _backfill_hand_players,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
     Migration(3, "hands, action log and the double-entry ledger", _V3_HANDS_AND_LEDGER),
     Migration(4, "the digest of the table message as last shown", _V4_SHOWN),
     Migration(5, "rounds whose cards went out privately", _V5_CARDS_SENT),
+    Migration(6, "group names and per-player hand results", _V6_PLAYED),
 )
 LATEST = len(MIGRATIONS)
 

@@ -10,6 +10,7 @@ from bot.store.audit import AuditReport, run_audit
 from bot.store.chats import Chats
 from bot.store.db import Database, Synchronous
 from bot.store.hands import Hands
+from bot.store.history import History
 from bot.store.recovery import Recovery, Replay, recover
 from bot.store.tables import Tables
 from bot.store.users import Users
@@ -25,6 +26,7 @@ class Store:
         self.chats = Chats(db, clock)
         self.tables = Tables(db, clock)
         self.hands = Hands(db, clock)
+        self.history = History(db)
 
     @classmethod
     async def open(

@@ -152,23 +152,25 @@ class Users:
 
         return await self._db.write(work)
 
-    async def daily_bonus(self, user_id: int, amount: int, *, every: int = DAY) -> int:
+    async def daily_bonus(self, user_id: int, amount: int, *, every: int = DAY,
+                          now: int | None = None) -> int:
         """Grant the daily bonus if ``every`` seconds passed since the last; new balance.
 
-        Raises `BonusNotDue` (with the time it is due) otherwise.
+        Raises `BonusNotDue` (with the time it is due) otherwise. ``now`` overrides the
+        store's clock (the bot passes its own).
         """
         ledger.check_amount("a bonus", amount)
         if type(every) is not int or every < 0:
             raise BadInput("the bonus period is a number of seconds")
-        now = self._now()
+        at = self._now() if now is None else now
 
         async def work(conn: Conn) -> int:
             user = await get_user(conn, user_id)
-            if user.last_bonus_at is not None and now < user.last_bonus_at + every:
+            if user.last_bonus_at is not None and at < user.last_bonus_at + every:
                 raise BonusNotDue(user_id, user.last_bonus_at + every)
-            new = await credit_balance(conn, user, "bonus", amount, at=now, memo=None)
+            new = await credit_balance(conn, user, "bonus", amount, at=at, memo=None)
             await execute(conn, "UPDATE users SET last_bonus_at = ?, updated_at = ? WHERE id = ?",
-                          (now, now, user_id))
+                          (at, at, user_id))
             return new
 
         return await self._db.write(work)

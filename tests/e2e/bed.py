@@ -228,6 +228,7 @@ class Deal:
     over: bool
     last: bool
     """The last hand of its table (its outcome stays on the closed table)."""
+    hand_id: int = 0
 
     def describe(self) -> str:
         return f"player {self.player}, hand {self.hand_no}, round {self.round_no}"
@@ -241,6 +242,8 @@ class Deal:
         if f"{self.name}: {self.shown} ({self.points})" not in lines:
             return False
         title = lines[0]
+        if title == f"📜 Hand #{self.hand_id}":  # /hand N, asked after the hand
+            return self.over
         if title == "🃏 Svara: the table is closed.":
             return self.over and self.last
         m = _TITLE.fullmatch(title)
@@ -295,7 +298,7 @@ async def _every_deal(store: Store) -> list[Deal]:
                 out.append(Deal(table.chat_id, player, name, int(row["number"]),
                                 event.round_no, format_hand(own), points[seat],
                                 (event.round_no, seat) in folded, hand.is_over,
-                                last[table.id] == int(row["id"])))
+                                last[table.id] == int(row["id"]), int(row["id"])))
     return out
 
 

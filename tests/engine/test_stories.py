@@ -243,16 +243,3 @@ def test_leaving_folds_at_once_even_out_of_turn() -> None:
     story.do("boris", Act.FOLD)
     assert story.hand.is_over and story.hand.result()["leaving"] == [102]
 
-
-def test_the_deck_commitment_checks_out_after_the_hand() -> None:
-    from engine import verify_commitment
-
-    story = Story([1000, 1000], rules=Rules(blind=False))
-    commitment = story.hand.commitment
-    assert story.hand.reveal() is None
-    story.do("boris", Act.FOLD)
-    reveal = story.hand.reveal()
-    assert reveal is not None
-    assert reveal[0]["commitment"] == commitment
-    assert verify_commitment(commitment, reveal[0]["deck"], reveal[0]["salt"])
-    assert not verify_commitment(commitment, reveal[0]["deck"][::-1], reveal[0]["salt"])

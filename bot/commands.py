@@ -1,0 +1,387 @@
+"""Commands that remember: /history, /hand N with its fairness proof, /daily, /top, /stats.
+
+Each handler answers bad input with one line and changes nothing; a command repeated
+faster than once a second by the same user is answered once (`Throttle`). The clock is
+``bot_data["clock"]`` (wall time in seconds), so tests can move time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram import Message, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import Application, CommandHandler
+
+from bot.charts import chips_chart
+from bot.handlers import Context, _group_command, _reply, _run, player_of
+from bot.i18n import N_, Html, Translator, escape
+from bot.render import cards_text, short_name
+from bot.store import BonusNotDue
+from bot.store.history import PlayedHand, Standing
+from engine import Act, Action
+from engine.events import PotWon, Shown, SvaraOpened
+
+DAILY_BONUS = 200
+"""The daily bonus when the settings do not say (``SVARA_DAILY_BONUS``)."""
+REPEAT_SECONDS = 1.0
+HISTORY_LENGTH = 10
+TOP_LENGTH = 10
+
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+
+
+def clock_of(context: Context) -> float:
+    clock = context.bot_data.get("clock", time.time)
+    return float(clock())
+
+
+class Throttle:
+    """Per user and command: at most one answer a second."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[int, str], float] = {}
+
+    def allow(self, user_id: int, command: str, now: float) -> bool:
+        last = self._last.get((user_id, command))
+        if last is not None and 0 <= now - last < REPEAT_SECONDS:
+            return False
+        self._last[(user_id, command)] = now
+        if len(self._last) > 10_000:
+            self._last = {k: v for k, v in self._last.items() if now - v < REPEAT_SECONDS}
+        return True
+
+
+def throttled(name: str, handler: Handler) -> Handler:
+    async def run(update: Update, context: Context) -> None:
+        user = update.effective_user
+        if user is None or update.effective_message is None:
+            return
+        throttle = context.bot_data.setdefault("throttle", Throttle())
+        if throttle.allow(user.id, name, clock_of(context)):
+            await handler(update, context)
+
+    return run
+
+
+def _in_group(message: Message) -> bool:
+    return message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def _remember_title(context: Context, message: Message) -> None:
+    """Keep the group's name, so statements can say where chips are."""
+    if _in_group(message) and message.chat.title:
+        await context.services.store.history.set_title(message.chat_id, message.chat.title)
+
+
+def _date(at: int | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at or 0))
+
+
+# --------------------------------------------------------------------- history
+
+
+def _winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> Html:
+    hand = played.hand
+    pots = [e for e in hand.events if isinstance(e, PotWon)]
+    pot = sum(e.amount for e in pots)
+    main = max(pots, key=lambda e: e.amount)
+    who = Html(", ".join(escape(short_name(names.get(hand.seats[w].player, "?")))
+                         for w in main.winners))
+    if main.points is None:
+        line = tr.format("#{id} · {who} takes {pot}", id=played.row.id, who=who, pot=pot)
+    else:
+        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
+                         pot=pot, points=main.points)
+    if any(isinstance(e, SvaraOpened) for e in hand.events):
+        line = Html(line + " · " + tr.gettext("svara"))
+    return line
+
+
+async def _names(context: Context, hands: list[PlayedHand]) -> dict[int, str]:
+    players = sorted({s.player for p in hands for s in p.hand.seats})
+    return await context.services.store.history.names(players)
+
+
+async def on_history(update: Update, context: Context) -> None:
+    message, _, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        if not _in_group(message):
+            await _reply(context, message, tr.gettext("/history works in a group."))
+            return
+        if context.args:
+            await _reply(context, message, tr.gettext("/history takes no arguments."))
+            return
+        hands = await context.services.store.history.chat_hands(message.chat_id,
+                                                                HISTORY_LENGTH)
+        if not hands:
+            await _reply(context, message, tr.gettext("No hand has been played here yet."))
+            return
+        names = await _names(context, hands)
+        lines = [tr.gettext("<b>The last hands here</b> (details: /hand NUMBER)")]
+        lines += [_winners_line(tr, names, p) for p in hands]
+        await _reply(context, message, "\n".join(lines))
+
+    await _run(message, tr, work(), context)
+
+
+_ACTS: dict[Act, str] = {
+    Act.BLIND: N_("{name} bets {amount} blind"),
+    Act.NO_BLIND: N_("{name}: no blind"),
+    Act.FOLD: N_("{name} folds"),
+    Act.CALL: N_("{name} calls"),
+    Act.RAISE: N_("{name} raises to {amount}"),
+    Act.ALL_IN: N_("{name} goes all-in"),
+    Act.JOIN_SVARA: N_("{name} joins the svara"),
+    Act.SKIP_SVARA: N_("{name} skips the svara"),
+    Act.CLOSE_SVARA: N_("the svara closes"),
+    Act.TIMEOUT: N_("{name} runs out of time"),
+    Act.LEAVE: N_("{name} leaves"),
+}
+
+
+def _action_line(tr: Translator, names: dict[int, str], played: PlayedHand,
+                 action: Action) -> Html:
+    name = "" if action.seat is None else short_name(
+        names.get(played.hand.seats[action.seat].player, "?"))
+    return tr.format(_ACTS[action.act], name=name, amount=action.amount or 0)
+
+
+def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
+    """/hand N: the players, every action, the showdown, the pots and how to check."""
+    hand, row = played.hand, played.row
+
+    def name(seat: int) -> Html:
+        return escape(short_name(names.get(hand.seats[seat].player, "?")))
+
+    lines: list[str] = [
+        tr.format("📜 Hand #{id}", id=row.id),
+        tr.format("Table hand {n} · {date}", n=row.number, date=_date(row.started_at)),
+        tr.format("Dealer {name}; stacks at the start: {stacks}", name=name(hand.dealer),
+                  stacks=Html(", ".join(f"{name(i)} {s['stack']}" for i, s in
+                                        enumerate(hand.start_json()["seats"])))),
+        "",
+    ]
+    for n, action in enumerate(hand.actions, start=1):
+        lines.append(f"{n}. " + _action_line(tr, names, played, action))
+    shown = [e for e in hand.events if isinstance(e, Shown)]
+    if shown:
+        lines.append("")
+    for show in shown:
+        lines.append(tr.format("{name}: {cards} ({points})", name=name(show.seat),
+                               cards=cards_text(show.cards), points=show.points))
+    lines.append("")
+    for won in (e for e in hand.events if isinstance(e, PotWon)):
+        who = Html(", ".join(name(w) for w in won.winners))
+        if len(won.winners) > 1:
+            lines.append(tr.format("🏆 {names} split {pot}", names=who, pot=won.amount))
+        elif won.points is None:
+            lines.append(tr.format("🏆 {names} takes {pot}", names=who, pot=won.amount))
+        else:
+            lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
+                                   pot=won.amount, points=won.points))
+    lines += ["", tr.gettext(
+        "🔐 <b>Fairness proof</b> (next message, one per round). Before the deal the bot "
+        "published the commitment: SHA-256 of the 32 position hashes joined by single "
+        "spaces. Each position hash is SHA-256 of <code>position|card|salt</code>. Only "
+        "the cards shown are opened; folded cards stay hidden behind their hashes.")]
+    lines.append(tr.gettext(
+        "Check in a shell: <code>printf '%s' 'HASHES' | sha256sum</code> gives the "
+        "commitment, and <code>printf '%s' '1|Kh|SALT' | sha256sum</code> gives hash number "
+        "1. In Python: <code>hashlib.sha256(text.encode()).hexdigest()</code>. Your own "
+        "cards' openings came with your cards."))
+    return "\n".join(lines)
+
+
+def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
+    """One message per round: commitment, the 32 hashes, the opened positions."""
+    import json
+
+    out: list[str] = []
+    for r in json.loads(played.row.reveal or "[]"):
+        lines = [tr.format("🔐 Hand #{id}, round {round}", id=played.row.id, round=r["round"]),
+                 tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
+                 tr.gettext("Position hashes 1 to 32 (HASHES):"),
+                 f"<pre>{' '.join(r['hashes'])}</pre>"]
+        if r["open"]:
+            lines.append(tr.gettext("Opened positions (position|card|salt):"))
+            lines.append("<pre>" + "\n".join(f"{p}|{c}|{s}" for p, c, s in r["open"]) + "</pre>")
+        else:
+            lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
+        out.append("\n".join(lines))
+    return out
+
+
+async def on_hand(update: Update, context: Context) -> None:
+    message, _, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        if not _in_group(message):
+            await _reply(context, message, tr.gettext("/hand works in a group."))
+            return
+        args = context.args or []
+        if len(args) != 1 or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
+            await _reply(context, message, tr.gettext("Use /hand NUMBER, e.g. /hand 12 "
+                                                      "(numbers are in /history)."))
+            return
+        hand_id = int(args[0].lstrip("#"))
+        played = await context.services.store.history.chat_hand(message.chat_id, hand_id)
+        if played is None:
+            await _reply(context, message, tr.format("No hand #{id} was played in this chat.",
+                                                     id=hand_id))
+            return
+        names = await _names(context, [played])
+        await _reply(context, message, hand_text(tr, names, played))
+        for text in proof_texts(tr, played):
+            await _reply(context, message, text)
+
+    await _run(message, tr, work(), context)
+
+
+# --------------------------------------------------------------------- chips
+
+
+def wait_text(tr: Translator, seconds: int) -> Html:
+    hours, minutes = divmod(max(60, seconds) // 60, 60)
+    if hours:
+        return tr.format("{h} h {m} min", h=hours, m=minutes)
+    return tr.format("{m} min", m=minutes)
+
+
+async def on_daily(update: Update, context: Context) -> None:
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        if context.args:
+            await _reply(context, message, tr.gettext("/daily takes no arguments."))
+            return
+        services = context.services
+        await services.games.player(who)
+        amount = int(context.bot_data.get("daily_bonus", DAILY_BONUS))
+        now = int(clock_of(context))
+        try:
+            balance = await services.store.users.daily_bonus(who.id, amount, now=now)
+        except BonusNotDue as err:
+            due = err.due_at
+            await _reply(context, message, tr.format("Your next bonus comes in {wait}.",
+                                                     wait=wait_text(tr, due - now)))
+            return
+        await _reply(context, message, tr.format(
+            "🎁 {name}: +{amount} chips. Balance: {balance}. Come back in 24 h.",
+            name=who.name, amount=amount, balance=balance))
+
+    await _run(message, tr, work(), context)
+
+
+# --------------------------------------------------------------------- stats
+
+
+def _standing_line(tr: Translator, s: Standing) -> Html:
+    return tr.format("{rank}. {name}: {net:+d} · {played} hands, {won} won · biggest pot "
+                     "{biggest}", rank=s.rank, name=short_name(s.name), net=s.net,
+                     played=s.played, won=s.won, biggest=s.biggest)
+
+
+async def on_top(update: Update, context: Context) -> None:
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        args = context.args or []
+        everywhere = args == ["all"]
+        if args and not everywhere:
+            await _reply(context, message, tr.gettext("Use /top, or /top all for every chat."))
+            return
+        if not everywhere and not _in_group(message):
+            await _reply(context, message, tr.gettext("/top works in a group; /top all "
+                                                      "works anywhere."))
+            return
+        history = context.services.store.history
+        board, mine = await history.leaderboard(None if everywhere else message.chat_id,
+                                                who.id, TOP_LENGTH)
+        if not board:
+            await _reply(context, message, tr.gettext("No hand has been played here yet."))
+            return
+        title = (tr.gettext("<b>Leaderboard, every chat</b>") if everywhere
+                 else tr.gettext("<b>Leaderboard of this chat</b>"))
+        lines: list[str] = [title, *(_standing_line(tr, s) for s in board)]
+        if mine is not None and mine.rank > len(board):
+            lines += ["…", _standing_line(tr, mine)]
+        elif mine is None:
+            lines += ["", tr.gettext("You have not played a hand here yet.")]
+        await _reply(context, message, "\n".join(lines))
+
+    await _run(message, tr, work(), context)
+
+
+async def on_stats(update: Update, context: Context) -> None:
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        if context.args:
+            await _reply(context, message, tr.gettext("Use /stats, or reply /stats to a "
+                                                      "player's message."))
+            return
+        target = player_of(message.from_user) if message.from_user else who
+        replied = message.reply_to_message
+        if replied is not None and not (replied.is_topic_message
+                                        and replied.message_id == message.message_thread_id):
+            if replied.from_user is None or replied.from_user.is_bot:
+                await _reply(context, message, tr.gettext("Reply to a player's message, not "
+                                                          "the bot's."))
+                return
+            target = player_of(replied.from_user)
+        chat_id = message.chat_id if _in_group(message) else None
+        history = context.services.store.history
+        stats = await history.player(target.id, chat_id)
+        if stats.played == 0:
+            await _reply(context, message, tr.format("{name} has not played a hand here yet.",
+                                                     name=target.name))
+            return
+        lines = [
+            tr.format("📊 <b>{name}</b>", name=target.name),
+            tr.format("Hands played {played}, won {won} · net {net:+d}", played=stats.played,
+                      won=stats.won, net=stats.net),
+            tr.format("Biggest pot won: {pot}", pot=stats.biggest),
+            tr.format("Svaras played {played}, won {won}", played=stats.svaras,
+                      won=stats.svaras_won),
+            tr.format("Best hand shown: {points}", points=stats.best
+                      if stats.best is not None else "–"),
+            tr.format("Longest winning streak: {n}", n=stats.streak),
+        ]
+        await _reply(context, message, "\n".join(lines))
+        series = await history.chips_over_time(target.id, chat_id)
+        place = message.chat.title if chat_id is not None and message.chat.title else \
+            tr.gettext("every chat")
+        png = await asyncio.to_thread(chips_chart, series, str(target.name), str(place),
+                                      tr.gettext("Net chips"))
+        await _send_photo(context, message, png)
+
+    await _run(message, tr, work(), context)
+
+
+async def _send_photo(context: Context, message: Message, png: bytes) -> None:
+    if message.chat.type != ChatType.PRIVATE:
+        from bot.pacing import URGENT
+
+        await context.services.outbox.pace.slot(message.chat_id, URGENT)
+    try:
+        await message.reply_photo(png, parse_mode=ParseMode.HTML)
+    except TelegramError:
+        return
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """The commands of this module; `bot.handlers.register` calls it."""
+    for name, handler in (("history", on_history), ("hand", on_hand), ("daily", on_daily),
+                          ("top", on_top), ("stats", on_stats)):
+        app.add_handler(CommandHandler(name, throttled(name, handler)))

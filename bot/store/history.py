@@ -1,0 +1,247 @@
+"""Played hands for people: a chat's hand history, one hand in full, and per-player figures.
+
+Every settled hand leaves one ``hand_players`` row per player dealt in (written with the
+settlement, in the same transaction), so leaderboards and stats are plain indexed sums and
+never replay hands. The history and a single hand are replayed from the action log.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.db import Database
+from bot.store.models import HandRow
+from bot.store.sql import Conn, execute, fetchall, fetchone
+from engine import Hand
+from engine.events import Dealt, PotWon, RoundStarted, Shown, SvaraJoined
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """What one hand was for one player."""
+
+    user_id: int
+    net: int
+    won: bool
+    svara: bool
+    """He played a svara round of this hand."""
+    svara_won: bool
+    points: int | None
+    """His best points shown at a showdown, if he showed."""
+
+
+def player_lines(hand: Hand) -> list[PlayerLine]:
+    """Per player dealt in: net, won, svara played and won, best points shown."""
+    net = hand.result()["net"] if hand.is_over else {}
+    dealt: set[int] = set()
+    in_svara: set[int] = set()
+    won: set[int] = set()
+    svara_won: set[int] = set()
+    shown: dict[int, int] = {}
+    round_no = 0
+    for e in hand.events:
+        if isinstance(e, RoundStarted):
+            round_no = e.round_no
+        elif isinstance(e, Dealt):
+            players = {hand.seats[i].player for i in e.seats}
+            dealt |= players
+            if round_no > 1:
+                in_svara |= players
+        elif isinstance(e, SvaraJoined):
+            in_svara.add(hand.seats[e.seat].player)
+        elif isinstance(e, Shown):
+            player = hand.seats[e.seat].player
+            shown[player] = max(shown.get(player, 0), e.points)
+        elif isinstance(e, PotWon):
+            for w in e.winners:
+                won.add(hand.seats[w].player)
+                if round_no > 1:
+                    svara_won.add(hand.seats[w].player)
+    return [PlayerLine(p, int(net.get(p, 0)), p in won, p in in_svara, p in svara_won,
+                       shown.get(p)) for p in sorted(dealt)]
+
+
+async def record_players(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> None:
+    """Write the ``hand_players`` rows of a hand being settled."""
+    chat = await fetchone(conn, "SELECT t.chat_id FROM hands h JOIN tables t ON t.id ="
+                                " h.table_id WHERE h.id = ?", (hand_id,))
+    if chat is None:
+        return
+    pot = sum(e.amount for e in hand.events if isinstance(e, PotWon))
+    await conn.executemany(
+        "INSERT INTO hand_players (hand_id, user_id, chat_id, net, won, svara, svara_won,"
+        " points, pot, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(hand_id, p.user_id, int(chat[0]), p.net, int(p.won), int(p.svara),
+          int(p.svara_won), p.points, pot, at) for p in player_lines(hand)])
+
+
+async def backfill(conn: Conn) -> None:
+    """Migration step: the ``hand_players`` rows of hands settled before the table existed."""
+    rows = await fetchall(conn, "SELECT id, start, ended_at FROM hands WHERE status = 'settled'"
+                                " ORDER BY id")
+    for row in rows:
+        acts = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
+                              (row[0],))
+        hand = Hand.replay(json.loads(row[1]), [json.loads(a[0]) for a in acts])
+        await record_players(conn, int(row[0]), hand, at=int(row[2] or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A settled hand with what is needed to tell it: its row, chat and replayed engine."""
+
+    row: HandRow
+    chat_id: int
+    hand: Hand
+
+
+async def _played(conn: Conn, row: Any) -> PlayedHand:
+    acts = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
+                          (row["id"],))
+    hand = Hand.replay(json.loads(row["start"]), [json.loads(a[0]) for a in acts])
+    return PlayedHand(HandRow.of(row), int(row["chat_id"]), hand)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a leaderboard."""
+
+    rank: int
+    user_id: int
+    name: str
+    net: int
+    played: int
+    won: int
+    biggest: int
+    """The biggest pot he won."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    played: int
+    won: int
+    net: int
+    biggest: int
+    svaras: int
+    svaras_won: int
+    best: int | None
+    streak: int
+    """The longest run of hands won in a row."""
+
+
+_BOARD = (
+    "SELECT user_id, sum(net) AS net, count(*) AS played, sum(won) AS won,"
+    " max(CASE WHEN won THEN pot ELSE 0 END) AS biggest FROM hand_players {where}"
+    " GROUP BY user_id"
+)
+
+
+class History:
+    """Read-only queries over played hands."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def chat_hands(self, chat_id: int, limit: int = 10) -> list[PlayedHand]:
+        """The chat's last settled hands, newest first."""
+
+        async def work(conn: Conn) -> list[PlayedHand]:
+            rows = await fetchall(
+                conn,
+                "SELECT h.*, t.chat_id FROM hands h JOIN tables t ON t.id = h.table_id"
+                " WHERE t.chat_id = ? AND h.status = 'settled' ORDER BY h.id DESC LIMIT ?",
+                (chat_id, limit))
+            return [await _played(conn, r) for r in rows]
+
+        return await self._db.read(work)
+
+    async def chat_hand(self, chat_id: int, hand_id: int) -> PlayedHand | None:
+        """The settled hand ``hand_id`` if it was played in ``chat_id``, else None."""
+
+        async def work(conn: Conn) -> PlayedHand | None:
+            row = await fetchone(
+                conn,
+                "SELECT h.*, t.chat_id FROM hands h JOIN tables t ON t.id = h.table_id"
+                " WHERE h.id = ? AND t.chat_id = ? AND h.status = 'settled'",
+                (hand_id, chat_id))
+            return None if row is None else await _played(conn, row)
+
+        return await self._db.read(work)
+
+    async def set_title(self, chat_id: int, title: str) -> None:
+        """Remember a group's name (only chats the bot already knows; no write if same)."""
+        row = await self._db.fetchone("SELECT title FROM chats WHERE id = ?", (chat_id,))
+        if row is None or row[0] == title[:128]:
+            return
+        await self._db.write(lambda conn: set_chat_title(conn, chat_id, title))
+
+    async def names(self, user_ids: list[int]) -> dict[int, str]:
+        if not user_ids:
+            return {}
+        rows = await self._db.fetchall(
+            f"SELECT id, name FROM users WHERE id IN ({', '.join('?' * len(user_ids))})",
+            tuple(user_ids))
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    async def leaderboard(self, chat_id: int | None, user_id: int,
+                          limit: int = 10) -> tuple[list[Standing], Standing | None]:
+        """The top ``limit`` by net winnings (in one chat, or everywhere), and the caller's
+        own line wherever he ranks (None if he never played there)."""
+        where, params = ("WHERE chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
+        sql = (f"SELECT b.*, u.name FROM ({_BOARD.format(where=where)}) b"
+               " JOIN users u ON u.id = b.user_id ORDER BY b.net DESC, b.won DESC, b.user_id")
+        rows = await self._db.fetchall(sql, params)
+        board = [Standing(i, int(r["user_id"]), str(r["name"]), int(r["net"]),
+                          int(r["played"]), int(r["won"]), int(r["biggest"]))
+                 for i, r in enumerate(rows, start=1)]
+        mine = next((s for s in board if s.user_id == user_id), None)
+        return board[:limit], mine
+
+    async def player(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
+        """A player's figures (everywhere, or in one chat)."""
+        where, params = (("WHERE user_id = ? AND chat_id = ?", (user_id, chat_id))
+                         if chat_id is not None else ("WHERE user_id = ?", (user_id,)))
+
+        async def work(conn: Conn) -> PlayerStats:
+            row = await fetchone(
+                conn,
+                "SELECT count(*), ifnull(sum(won), 0), ifnull(sum(net), 0),"
+                " ifnull(max(CASE WHEN won THEN pot ELSE 0 END), 0), ifnull(sum(svara), 0),"
+                f" ifnull(sum(svara_won), 0), max(points) FROM hand_players {where}", params)
+            assert row is not None
+            wins = await fetchall(conn, f"SELECT won FROM hand_players {where} ORDER BY hand_id",
+                                  params)
+            streak = run = 0
+            for (w,) in wins:
+                run = run + 1 if w else 0
+                streak = max(streak, run)
+            return PlayerStats(int(row[0]), int(row[1]), int(row[2]), int(row[3]),
+                               int(row[4]), int(row[5]),
+                               None if row[6] is None else int(row[6]), streak)
+
+        return await self._db.read(work)
+
+    async def chips_over_time(self, user_id: int,
+                              chat_id: int | None = None) -> list[tuple[int, int]]:
+        """(time, running net) after each hand the player played, oldest first."""
+        where, params = (("WHERE user_id = ? AND chat_id = ?", (user_id, chat_id))
+                         if chat_id is not None else ("WHERE user_id = ?", (user_id,)))
+        rows = await self._db.fetchall(
+            f"SELECT at, net FROM hand_players {where} ORDER BY hand_id", params)
+        out: list[tuple[int, int]] = []
+        total = 0
+        for at, net in rows:
+            total += int(net)
+            out.append((int(at), total))
+        return out
+
+
+async def set_chat_title(conn: Conn, chat_id: int, title: str) -> None:
+    await execute(conn, "UPDATE chats SET title = ? WHERE id = ? AND ifnull(title, '') != ?",
+                  (title[:128], chat_id, title[:128]))
+
+
+__all__ = ["History", "PlayedHand", "PlayerLine", "PlayerStats", "Standing",
+           "backfill", "player_lines", "record_players", "set_chat_title"]
