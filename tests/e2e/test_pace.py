@@ -4,6 +4,7 @@ the screen moves, superseded screens are never sent, and a group never sees a 42
 from __future__ import annotations
 
 from bot.callback_data import Button, Press
+from bot.games import Live
 from bot.sandbox.limits import FloodMode
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
@@ -52,15 +53,20 @@ async def test_ten_joins_in_one_second_are_each_answered_before_the_screen_shows
         assert answered[press.query.id] < showing[0], player.name
 
 
-async def test_screens_superseded_while_the_table_waits_are_never_sent(bed: Bed) -> None:
+async def dealt(bed: Bed) -> tuple[ChatRecord, list[Player], Live, Hand]:
+    """Ana and Boris at a table whose first hand has been dealt."""
     ana, boris = players = bed.players("Ana", "Boris")
     group = bed.group(*players)
     await configure(bed, group)
     await bed.open_table(group, ana, boris)
     await bed.press(ana, group, "Start")
     live = bed.live(group)
-    hand = live.hand
-    assert hand is not None
+    assert live.hand is not None
+    return group, players, live, live.hand
+
+
+async def test_screens_superseded_while_the_table_waits_are_never_sent(bed: Bed) -> None:
+    group, players, live, hand = await dealt(bed)
     first = to_act(hand, players)
     table = await bed.table_message(group)
     before = len(bed.tg.transcript.calls)
@@ -83,14 +89,7 @@ async def test_a_table_played_at_speed_never_gets_a_429_and_ends_on_the_latest_s
     bed: Bed,
 ) -> None:
     bed.tg.flood.mode = FloodMode.ENFORCE
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.group(*players)
-    await configure(bed, group)
-    await bed.open_table(group, ana, boris)
-    await bed.press(ana, group, "Start")
-    live = bed.live(group)
-    hand = live.hand
-    assert hand is not None
+    group, players, live, hand = await dealt(bed)
     for _ in range(30):
         player = to_act(hand, players)
         table = await bed.table_message(group)
