@@ -1,4 +1,5 @@
-"""Commands that remember: /history, /hand N with its fairness proof, /daily, /top, /stats.
+"""Commands that remember: /history, /hand N with its fairness proof, /balance, /daily, /top,
+/stats.
 
 Each handler answers bad input with one line and changes nothing; a command repeated
 faster than once a second by the same user is answered once (`Throttle`). The clock is
@@ -15,14 +16,16 @@ from typing import Any
 from telegram import Message, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
-from telegram.ext import Application, CommandHandler
+from telegram.ext import Application, CommandHandler, TypeHandler
 
 from bot.charts import chips_chart
 from bot.handlers import Context, _group_command, _reply, _run, player_of
 from bot.i18n import N_, Html, Translator, escape
 from bot.render import cards_text, short_name
-from bot.store import BonusNotDue
+from bot.store import BonusNotDue, StoreError
 from bot.store.history import PlayedHand, Standing
+from bot.store.statement import Entry, statement
+from bot.texts import movement_text
 from engine import Act, Action
 from engine.events import PotWon, Shown, SvaraOpened
 
@@ -248,6 +251,71 @@ async def on_hand(update: Update, context: Context) -> None:
 # --------------------------------------------------------------------- chips
 
 
+def _day(at: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(at))
+
+
+def _place(tr: Translator, title: str | None) -> Html:
+    return escape(title) if title else Html(tr.gettext("a group"))
+
+
+def entry_line(tr: Translator, e: Entry) -> Html:
+    """One line of the statement: a stay at a table with its net, or one movement."""
+    if e.kind != "stay":
+        return tr.format("{day} · {delta:+d} {what}", day=_day(e.at), delta=e.delta,
+                         what=movement_text(tr, e.kind))
+    if e.back is None:
+        return tr.format("{day} · {place}: brought {brought}, still playing", day=_day(e.at),
+                         place=_place(tr, e.title), brought=e.brought)
+    return tr.format("{day} · {place}: brought {brought}, left with {back} · {net:+d}",
+                     day=_day(e.at), place=_place(tr, e.title), brought=e.brought,
+                     back=e.back, net=e.delta)
+
+
+async def on_balance(update: Update, context: Context) -> None:
+    """/balance: in a group one line; in private a statement."""
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        services = context.services
+        await services.games.player(who)
+        found = await statement(services.store.db, who.id)
+        at_tables = sum(t.stack for t in found.tables)
+        if message.chat.type != ChatType.PRIVATE:
+            await _reply(context, message, tr.format(
+                "{name}: {balance} chips, {tables} at tables. /balance in private for the "
+                "statement.", name=who.name, balance=found.balance, tables=at_tables))
+            return
+        lines: list[str] = [
+            tr.format("🏦 <b>{name}</b>: {total} chips", name=who.name,
+                      total=found.balance + at_tables),
+            tr.format("Balance: <b>{balance}</b>", balance=found.balance)]
+        lines += [tr.format("At the table of {place}: {stack}", place=_place(tr, t.title),
+                            stack=t.stack) for t in found.tables]
+        if found.entries:
+            lines += ["", tr.gettext("<b>Recent movements</b>")]
+            lines += [entry_line(tr, e) for e in found.entries]
+        await _reply(context, message, "\n".join(lines))
+
+    await _run(message, tr, work(), context)
+
+
+async def _note_title(update: Update, context: Context) -> None:
+    """Every update from a group keeps its name fresh (one read per new name)."""
+    message = update.effective_message
+    if message is None or not _in_group(message) or not message.chat.title:
+        return
+    known: dict[int, str] = context.bot_data.setdefault("titles", {})
+    if known.get(message.chat_id) == message.chat.title:
+        return
+    try:
+        if await context.services.store.history.set_title(message.chat_id, message.chat.title):
+            known[message.chat_id] = message.chat.title
+    except StoreError:
+        return  # the command itself answers that storage failed
+
+
 def wait_text(tr: Translator, seconds: int) -> Html:
     hours, minutes = divmod(max(60, seconds) // 60, 60)
     if hours:
@@ -382,6 +450,8 @@ async def _send_photo(context: Context, message: Message, png: bytes) -> None:
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """The commands of this module; `bot.handlers.register` calls it."""
+    app.add_handler(TypeHandler(Update, _note_title, block=False), group=-1)
     for name, handler in (("history", on_history), ("hand", on_hand), ("daily", on_daily),
+                          ("balance", on_balance),
                           ("top", on_top), ("stats", on_stats)):
         app.add_handler(CommandHandler(name, throttled(name, handler)))

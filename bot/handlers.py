@@ -41,7 +41,7 @@ from bot.pacing import URGENT
 from bot.render import cards_popup, rules_lines
 from bot.store import Store, StoreError
 from bot.table_settings import settings_text
-from bot.texts import help_text, movement_text, rules_text
+from bot.texts import help_text, rules_text
 from engine import Act, Action, GameError
 
 log = logging.getLogger(__name__)
@@ -367,31 +367,6 @@ async def on_rules(update: Update, context: Context) -> None:
     await _run(message, tr, work(), context)
 
 
-async def on_balance(update: Update, context: Context) -> None:
-    message, who, tr = _group_command(update, context)
-    await _run(message, tr, _balance(context, message, who, tr), context)
-
-
-async def _balance(context: Context, message: Message, who: Player, tr: Translator) -> None:
-    services = context.services
-    await services.games.player(who)
-    holdings = await services.store.users.holdings(who.id)
-    at_tables = sum(t.stack for t in holdings.tables)
-    if message.chat.type != ChatType.PRIVATE:
-        await _reply(context, message, tr.format("{name}: {balance} chips, {tables} at tables.",
-                                         name=who.name, balance=holdings.balance,
-                                         tables=at_tables))
-        return
-    lines: list[str] = [tr.format("Balance: <b>{balance}</b> chips", balance=holdings.balance)]
-    for t in holdings.tables:
-        lines.append(tr.format("At table {table}: {stack}", table=t.table_id, stack=t.stack))
-    history = await services.store.users.history(who.id, limit=10)
-    if history:
-        lines += ["", tr.gettext("Recent movements:")]
-        lines += [f"{m.delta:+d} {movement_text(tr, m.kind)}" for m in history]
-    await _reply(context, message, "\n".join(lines))
-
-
 async def on_settings(update: Update, context: Context) -> None:
     """/settings shows this chat's table settings; /settings NAME VALUE changes one (admins)."""
     message, who, tr = _group_command(update, context)
@@ -438,7 +413,6 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                                    on_table_command))
     app.add_handler(CommandHandler("help", on_help))
     app.add_handler(CommandHandler("rules", on_rules))
-    app.add_handler(CommandHandler("balance", on_balance))
     app.add_handler(CommandHandler("settings", on_settings))
     __import__("bot.commands", fromlist=["register"]).register(app)
     app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))

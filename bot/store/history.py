@@ -170,12 +170,15 @@ class History:
 
         return await self._db.read(work)
 
-    async def set_title(self, chat_id: int, title: str) -> None:
-        """Remember a group's name (only chats the bot already knows; no write if same)."""
+    async def set_title(self, chat_id: int, title: str) -> bool:
+        """Remember a group's name (only chats the bot already knows; no write if same).
+        True if the chat is known and now has that name."""
         row = await self._db.fetchone("SELECT title FROM chats WHERE id = ?", (chat_id,))
-        if row is None or row[0] == title[:128]:
-            return
-        await self._db.write(lambda conn: set_chat_title(conn, chat_id, title))
+        if row is None:
+            return False
+        if row[0] != title[:128]:
+            await self._db.write(lambda conn: set_chat_title(conn, chat_id, title))
+        return True
 
     async def names(self, user_ids: list[int]) -> dict[int, str]:
         if not user_ids:

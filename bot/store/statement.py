@@ -1,0 +1,117 @@
+"""A player's chips as a bank statement: where they are, and what moved his balance.
+
+A stay at a table (its buy-in, any top-ups and its cash-out) is one entry with its net
+result; every other movement of the balance (starting chips, bonuses, grants, refunds) is
+an entry of its own. Tables are named by their group's title (``chats.title``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.db import Database
+from bot.store.sql import Conn, fetchall
+
+_STAY = frozenset({"buy_in", "top_up", "cash_out"})
+
+
+@dataclass(frozen=True, slots=True)
+class AtTable:
+    """Chips on a table where the player sits."""
+
+    table_id: int
+    title: str | None
+    stack: int
+
+
+@dataclass(slots=True)
+class Entry:
+    """One line of the statement."""
+
+    kind: str
+    """``stay`` for a stay at a table, else the ledger kind (``bonus``, ``grant``...)."""
+    at: int
+    """When it began."""
+    title: str | None
+    table_id: int | None = None
+    delta: int = 0
+    """The change of the balance: for a stay, what came back minus what was brought."""
+    brought: int = 0
+    back: int | None = None
+    """What the cash-out returned; None while he still sits there."""
+
+    @property
+    def open(self) -> bool:
+        return self.kind == "stay" and self.back is None
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    balance: int
+    tables: tuple[AtTable, ...]
+    entries: tuple[Entry, ...]
+    """Newest first."""
+
+
+_ROWS = (
+    "SELECT l.id, l.kind, l.delta, l.table_id, l.at, c.title FROM ledger l"
+    " LEFT JOIN tables t ON t.id = l.table_id LEFT JOIN chats c ON c.id = t.chat_id"
+    " WHERE l.user_id = ? AND l.account = 'balance' {extra} ORDER BY l.id"
+)
+
+
+def entries_of(rows: list[tuple[str, int, int | None, int, str | None]]) -> list[Entry]:
+    """Balance rows (kind, delta, table, at, title), oldest first, as entries, oldest first."""
+    out: list[Entry] = []
+    staying: dict[int, Entry] = {}
+    for kind, delta, table_id, at, title in rows:
+        if kind not in _STAY or table_id is None:
+            out.append(Entry(kind, at, title, table_id, delta))
+            continue
+        stay = staying.get(table_id)
+        if stay is None:
+            stay = Entry("stay", at, title, table_id)
+            staying[table_id] = stay
+            out.append(stay)
+        stay.delta += delta
+        if kind == "cash_out":
+            stay.back = delta
+            del staying[table_id]
+        else:
+            stay.brought -= delta
+    return out
+
+
+async def statement(db: Database, user_id: int, entries: int = 10) -> Statement:
+    """The user's balance, his chips at tables and his latest ``entries`` entries."""
+
+    async def work(conn: Conn) -> Statement:
+        user = await fetchall(conn, "SELECT balance FROM users WHERE id = ?", (user_id,))
+        balance = int(user[0][0]) if user else 0
+        seats = await fetchall(
+            conn,
+            "SELECT s.table_id, c.title, s.stack FROM seats s JOIN tables t ON t.id = s.table_id"
+            " LEFT JOIN chats c ON c.id = t.chat_id WHERE s.user_id = ? ORDER BY s.table_id",
+            (user_id,))
+        # The latest rows, and every earlier row of the tables they touch, so a stay that
+        # began before the window is told whole.
+        window = await fetchall(
+            conn,
+            "SELECT min(id) FROM (SELECT id FROM ledger WHERE user_id = ?"
+            " AND account = 'balance' ORDER BY id DESC LIMIT ?)", (user_id, entries * 4))
+        first = window[0][0] if window and window[0][0] is not None else 0
+        rows = await fetchall(
+            conn, _ROWS.format(extra="AND (l.id >= ? OR l.table_id IN (SELECT DISTINCT"
+                                     " table_id FROM ledger WHERE user_id = ? AND"
+                                     " account = 'balance' AND id >= ?))"),
+            (user_id, first, user_id, first))
+        found = entries_of([(str(r[1]), int(r[2]), None if r[3] is None else int(r[3]),
+                             int(r[4]), r[5]) for r in rows])
+        return Statement(balance,
+                         tuple(AtTable(int(r[0]), r[1], int(r[2])) for r in seats),
+                         tuple(reversed(found[-entries:])))
+
+    return await db.read(work)
+
+
+__all__ = ["AtTable", "Entry", "Statement", "entries_of", "statement"]

@@ -1,0 +1,54 @@
+"""/balance as a bank statement, and the way to /daily wherever chips run short."""
+
+from __future__ import annotations
+
+import re
+
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
+from tests.e2e.bed import Bed
+from tests.e2e.test_history import reply, steady_clock
+
+DAY = r"\d{4}-\d{2}-\d{2}"
+
+
+async def fold_one_hand(bed: Bed, group: ChatRecord, players: list[Player]) -> None:
+    """Start; the first to act declines the blind and folds: the other takes the antes."""
+    assert await bed.press(players[0], group, "Start") is None
+    hand = bed.live(group).hand
+    assert hand is not None
+    first = hand.seats[hand.to_act or 0].player
+    actor = next(p for p in players if p.id == first)
+    assert await bed.press(actor, group, "No blind") is None
+    assert await bed.press(actor, group, "Fold") is None
+
+
+async def test_balance_is_a_statement_with_each_stay_on_one_line(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    friday = bed.tg.world.group("Friday game", members=[ana, boris], admins=[boris])
+    steady_clock(bed)
+    await bed.open_table(group, ana, boris)
+    await fold_one_hand(bed, group, players)
+    assert await reply(bed, ana, group, "/endgame") == []
+    after = await bed.store.users.balance(ana.id)
+    assert after in (990, 1010)
+    await bed.open_table(friday, boris, ana)
+    stack = next(s.stack for s in bed.live(friday).table.seats if s.player == ana.id)
+    assert stack == after  # all of it: below the table's maximum of 1000
+
+    (text,) = await reply(bed, ana, ana.dm, "/balance")
+    lines = text.splitlines()
+    assert lines[:4] == [f"🏦 Ana: {after} chips", "Balance: 0",
+                         f"At the table of Friday game: {after}", ""]
+    assert lines[4] == "Recent movements"
+    assert re.fullmatch(f"{DAY} · Friday game: brought {after}, still playing", lines[5])
+    assert re.fullmatch(f"{DAY} · Svara night: brought 1000, left with {after} · "
+                        f"{after - 1000:+d}", lines[6])
+    assert re.fullmatch(f"{DAY} · \\+1000 starting chips", lines[7])
+    assert len(lines) == 8
+
+    kept = await bed.store.users.balance(boris.id)
+    assert await reply(bed, boris, group, "/balance") == [
+        f"Boris: {kept} chips, {2000 - after - kept} at tables. /balance in private for the"
+        " statement."]
