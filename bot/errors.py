@@ -66,8 +66,14 @@ class TableFull(BotError):
     msgid = N_("The table is full.")
 
 
+DAILY_HINT = N_("Short of chips? /daily gives you free chips once a day.")
+
+
 class NotEnoughChips(BotError):
     msgid = N_("You need at least {ante} chips to sit at this table (you have {balance}).")
+
+    def text(self, tr: Translator) -> str:
+        return super().text(tr) + " " + tr.gettext(DAILY_HINT)
 
 
 class OnlyCreatorOrAdmin(BotError):
@@ -115,6 +121,14 @@ class Closing(BotError):
 
 class BadTopUp(BotError):
     msgid = N_("You can add up to {room} chips now (your balance is {balance}).")
+
+    def text(self, tr: Translator) -> str:
+        """When the balance, not the table's maximum, is what stops him: the way to /daily."""
+        text = super().text(tr)
+        room, balance = self.params.get("room"), self.params.get("balance")
+        if isinstance(room, int) and isinstance(balance, int) and balance < room:
+            text += " " + tr.gettext(DAILY_HINT)
+        return text
 
 
 class NoHand(BotError):

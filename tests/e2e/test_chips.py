@@ -52,3 +52,40 @@ async def test_balance_is_a_statement_with_each_stay_on_one_line(bed: Bed) -> No
     assert await reply(bed, boris, group, "/balance") == [
         f"Boris: {kept} chips, {2000 - after - kept} at tables. /balance in private for the"
         " statement."]
+
+
+HINT = "Short of chips? /daily gives you free chips once a day."
+
+
+async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) -> None:
+    ana, boris, cyril = players = bed.players("Ana", "Boris", "Cyril")
+    group = bed.group(ana, boris, cyril, admins=(ana,))
+    steady_clock(bed)
+    await bed.store.chats.set_settings(group.id, {"max_buy_in_antes": 200})
+    await bed.open_table(group, ana, boris)
+    # The stack is the whole balance (1000 of 2000 possible): the balance stops a top-up.
+    assert await reply(bed, ana, group, "/topup 5") == [
+        f"You can add up to 1000 chips now (your balance is 0). {HINT}"]
+    await fold_one_hand(bed, group, players[:2])
+    assert await reply(bed, ana, group, "/endgame") == []
+
+    # A new table at an ante above his chips: the Join popup points him to /daily.
+    assert await reply(bed, ana, group, "/settings ante 1500") != []
+    await cyril.send(group, "/newgame")
+    await cyril.start_bot()
+    answer = await (await cyril.press(await bed.table_message(group), "Join")).answer()
+    assert answer.show_alert
+    assert answer.text == (f"You need at least 1500 chips to sit at this table (you have "
+                           f"1000). {HINT}")
+    assert await reply(bed, cyril, group, "/join") == [answer.text]
+    assert await bed.store.users.balance(cyril.id) == 1000
+
+
+async def test_a_topup_stopped_by_the_tables_maximum_does_not_mention_daily(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris, admins=(ana,))
+    steady_clock(bed)
+    await bed.store.chats.set_settings(group.id, {"max_buy_in_antes": 50})
+    await bed.open_table(group, ana, boris)
+    assert await reply(bed, ana, group, "/topup 5") == [
+        "You can add up to 0 chips now (your balance is 500)."]
