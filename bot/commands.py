@@ -16,15 +16,28 @@ from typing import Any
 from telegram import Message, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
-from telegram.ext import Application, CommandHandler, TypeHandler
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
 
+from bot import settings_menu
 from bot.charts import chips_chart
-from bot.handlers import Context, _group_command, _reply, _run, player_of
+from bot.errors import Expired
+from bot.handlers import (
+    Context,
+    _group_command,
+    _is_admin,
+    _popup,
+    _refusal,
+    _reply,
+    _run,
+    _settings,
+    player_of,
+)
 from bot.i18n import N_, Html, Translator, escape
 from bot.render import cards_text, short_name
 from bot.store import BonusNotDue, StoreError
 from bot.store.history import PlayedHand, Standing
 from bot.store.statement import Entry, statement
+from bot.table_settings import settings_text
 from bot.texts import movement_text
 from engine import Act, Action
 from engine.events import PotWon, Shown, SvaraOpened
@@ -448,9 +461,70 @@ async def _send_photo(context: Context, message: Message, png: bytes) -> None:
         return
 
 
+# --------------------------------------------------------------------- settings
+
+
+async def on_settings(update: Update, context: Context) -> None:
+    """/settings: an admin gets the menu of buttons; others read them; NAME VALUE as text."""
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        if context.args or not _in_group(message) or not await _is_admin(
+                context, message.chat_id, who.id):
+            await _settings(context, message, who, tr)
+            return
+        settings = await context.services.games.chat_settings(message.chat_id)
+        await _reply(context, message, settings_text(tr, settings),
+                     reply_markup=settings_menu.main_keyboard(settings))
+
+    await _run(message, tr, work(), context)
+
+
+async def on_settings_press(update: Update, context: Context) -> None:
+    """A button of the /settings menu: answered once, the menu edited in place."""
+    query = update.callback_query
+    assert query is not None
+    tr = context.services.translations.get(query.from_user.language_code)
+    message = query.message
+    try:
+        press = settings_menu.MenuPress.decode(query.data or "")
+        if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+            raise Expired()
+        chat_id = message.chat.id
+        if not await _is_admin(context, chat_id, query.from_user.id):
+            await query.answer(tr.gettext(settings_menu.ONLY_ADMINS), show_alert=True)
+            return
+        games = context.services.games
+        note = None
+        if press.setting is not None and press.value is not None:
+            settings = await games.change_settings(chat_id, press.setting, press.value)
+            note = tr.format(settings_menu.SAVED, name=press.setting, value=press.value)
+        else:
+            settings = await games.chat_settings(chat_id)
+        markup = (settings_menu.main_keyboard(settings) if press.setting is None
+                  else settings_menu.values_keyboard(tr, press.setting, settings))
+    except settings_menu.BadMenuData:
+        await query.answer(_popup(Expired().text(tr)), show_alert=True)
+        return
+    except Exception as err:
+        await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
+        return
+    await query.answer(note)
+    from bot.pacing import URGENT
+
+    await context.services.outbox.pace.slot(chat_id, URGENT)
+    try:
+        await query.edit_message_text(settings_text(tr, settings), parse_mode=ParseMode.HTML,
+                                      reply_markup=markup)
+    except TelegramError:
+        return  # the same menu again ("not modified"), or the message is gone
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """The commands of this module; `bot.handlers.register` calls it."""
     app.add_handler(TypeHandler(Update, _note_title, block=False), group=-1)
+    app.add_handler(CommandHandler("settings", on_settings))
+    app.add_handler(CallbackQueryHandler(on_settings_press, pattern=settings_menu.PATTERN))
     for name, handler in (("history", on_history), ("hand", on_hand), ("daily", on_daily),
                           ("balance", on_balance),
                           ("top", on_top), ("stats", on_stats)):

@@ -413,7 +413,6 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                                    on_table_command))
     app.add_handler(CommandHandler("help", on_help))
     app.add_handler(CommandHandler("rules", on_rules))
-    app.add_handler(CommandHandler("settings", on_settings))
     __import__("bot.commands", fromlist=["register"]).register(app)
     app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(on_unknown_press))

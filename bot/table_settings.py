@@ -41,6 +41,9 @@ class Setting:
     """Which rules line it is shown on: 0 the game, 1 the timers and buy-in."""
     operator: str | None = None
     """The operator's setting (`bot.settings.Settings`) that gives its default, if any."""
+    presets: tuple[str, ...] = ()
+    """For a number: the values offered as buttons in the /settings menu (any other is
+    typed, /settings NAME VALUE)."""
 
 
 class TableSettings(BaseModel):
@@ -53,11 +56,13 @@ class TableSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     ante: Annotated[int, Field(ge=1, le=10**9), Setting(
-        "ante", reads=N_("Ante {ante}"), operator="default_ante")] = 10
+        "ante", reads=N_("Ante {ante}"), operator="default_ante",
+        presets=("1", "5", "10", "20", "50", "100"))] = 10
     blind: Annotated[bool, Setting(
         "blind", ON_OFF, reads={True: N_("blind up to {max_blind}"), False: N_("no blind")},
     )] = True
-    blind_cap: Annotated[int | None, Field(ge=1), Setting("blindcap")] = None
+    blind_cap: Annotated[int | None, Field(ge=1), Setting(
+        "blindcap", presets=("0", "50", "100", "200"))] = None
     limit: Annotated[Limit, Setting(
         "limit",
         {"none": Limit.NO_LIMIT, "no": Limit.NO_LIMIT, "pot": Limit.POT_LIMIT,
@@ -65,7 +70,8 @@ class TableSettings(BaseModel):
         reads={Limit.NO_LIMIT: N_("no limit"), Limit.POT_LIMIT: N_("pot limit"),
                Limit.FIXED_CAP: N_("bets capped at {max_bet_step}")},
     )] = Limit.NO_LIMIT
-    bet_cap: Annotated[int | None, Field(ge=1), Setting("betcap")] = None
+    bet_cap: Annotated[int | None, Field(ge=1), Setting(
+        "betcap", presets=("0", "50", "100", "200", "500"))] = None
     tie: Annotated[TieRule, Setting(
         "tie", {"svara": TieRule.SVARA, "split": TieRule.SPLIT},
         reads={TieRule.SVARA: N_("ties: svara"), TieRule.SPLIT: N_("ties: split")},
@@ -73,21 +79,24 @@ class TableSettings(BaseModel):
     two_sevens: Annotated[bool, Setting("sevens", ON_OFF)] = True
     three_sevens_top: Annotated[bool, Setting("threesevens", {"top": True, "trips": False})] = True
     chechak: Annotated[bool, Setting("chechak", ON_OFF)] = True
-    max_seats: Annotated[int, Field(ge=2, le=MAX_SEATS), Setting("seats")] = MAX_SEATS
+    max_seats: Annotated[int, Field(ge=2, le=MAX_SEATS), Setting(
+        "seats", presets=tuple(str(n) for n in range(2, MAX_SEATS + 1)))] = MAX_SEATS
     turn_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
-        "turn", reads=N_("Turn {turn_timeout} s"), row=1, operator="turn_timeout")] = 45
+        "turn", reads=N_("Turn {turn_timeout} s"), row=1, operator="turn_timeout",
+        presets=("20", "30", "45", "60", "90", "120"))] = 45
     blind_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
         "blindtime", reads=N_("blind {blind_timeout} s"), row=1,
-        operator="blind_timeout")] = 20
+        operator="blind_timeout", presets=("10", "20", "30", "60"))] = 20
     svara_join_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
         "svaratime", reads=N_("svara join {svara_join_timeout} s"), row=1,
-        operator="svara_join_timeout")] = 30
+        operator="svara_join_timeout", presets=("15", "30", "45", "60"))] = 30
     max_buy_in_antes: Annotated[int, Field(ge=1, le=10**6), Setting(
-        "buyin", reads=N_("buy-in up to {max_buy_in}"), row=1)] = 100
+        "buyin", reads=N_("buy-in up to {max_buy_in}"), row=1,
+        presets=("20", "50", "100", "200", "500"))] = 100
     next_hand_delay: Annotated[float, Field(ge=0, le=3600), Setting(
-        "pause", operator="next_hand_delay")] = 5
+        "pause", operator="next_hand_delay", presets=("3", "5", "10", "20"))] = 5
     autostart: Annotated[float, Field(ge=0, le=3600), Setting(
-        "autostart", operator="lobby_autostart")] = 0
+        "autostart", operator="lobby_autostart", presets=("0", "30", "60", "120"))] = 0
     """Seconds after the second player joins before the lobby starts by itself; 0: never."""
 
     @property
@@ -161,6 +170,7 @@ def _declared() -> tuple[Declared, ...]:
             (kind,) = [a for a in get_args(kind) if a is not type(None)]
         if not setting.words:
             assert kind in (int, float), f"{name}: a setting without words must be a number"
+            assert setting.presets, f"{name}: a number offers presets for the /settings menu"
         found.append(Declared(name, kind, optional, setting))
     return tuple(found)
 
