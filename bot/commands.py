@@ -36,6 +36,7 @@ from bot.i18n import N_, Html, Translator, escape
 from bot.render import cards_text, short_name
 from bot.store import BonusNotDue, StoreError
 from bot.store.history import PlayedHand, Standing
+from bot.store.next_game import NextGame
 from bot.store.statement import Entry, statement
 from bot.table_settings import settings_text
 from bot.texts import movement_text
@@ -520,12 +521,80 @@ async def on_settings_press(update: Update, context: Context) -> None:
         return  # the same menu again ("not modified"), or the message is gone
 
 
+# --------------------------------------------------------------------- next game
+
+
+async def on_nextgame(update: Update, context: Context) -> None:
+    """/nextgame in a group: a private word when its next table opens; /nextgame off."""
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        await _remember_title(context, message)
+        if not _in_group(message):
+            await _reply(context, message, tr.gettext("/nextgame works in a group."))
+            return
+        args = context.args or []
+        if args not in ([], ["off"]):
+            await _reply(context, message, tr.gettext("Use /nextgame, or /nextgame off."))
+            return
+        services = context.services
+        await services.games.player(who)
+        waiting = NextGame(services.store.db)
+        if args == ["off"]:
+            await waiting.remove(message.chat_id, who.id)
+            await _reply(context, message, tr.gettext(
+                "Fine: no word from me about the next table here."))
+            return
+        if not (await services.store.users.get(who.id)).private_chat:
+            await _reply(context, message, tr.gettext(
+                "Open a private chat with me first (press Start there), so I can write to "
+                "you; then send /nextgame again."))
+            return
+        await waiting.add(message.chat_id, who.id, at=int(clock_of(context)))
+        await _reply(context, message, tr.format(
+            "{name}: I will tell you privately when the next table opens here (once). "
+            "/nextgame off to cancel.", name=who.name))
+
+    await _run(message, tr, work(), context)
+
+
+async def after_newgame(update: Update, context: Context) -> None:
+    """After /newgame: if a table opened, tell those waiting for it, once."""
+    message = update.effective_message
+    if message is None or not _in_group(message):
+        return
+    services = context.services
+    live = services.games.at(message.chat_id, message.message_thread_id
+                             if message.is_topic_message else None)
+    told: set[int] = context.bot_data.setdefault("next_game_told", set())
+    if live is None or live.id in told:
+        return
+    told.add(live.id)
+    try:
+        waiting = await NextGame(services.store.db).take(message.chat_id)
+    except StoreError:
+        return
+    place = message.chat.title or ""
+    for user_id in waiting:
+        if update.effective_user is not None and user_id == update.effective_user.id:
+            continue
+        user = await services.store.users.get(user_id)
+        tr = services.translations.get(user.language)
+        try:
+            await context.bot.send_message(user_id, tr.format(
+                "🃏 A table has opened in {place}. Join it there.", place=place),
+                parse_mode=ParseMode.HTML)
+        except TelegramError:
+            continue
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """The commands of this module; `bot.handlers.register` calls it."""
     app.add_handler(TypeHandler(Update, _note_title, block=False), group=-1)
     app.add_handler(CommandHandler("settings", on_settings))
+    app.add_handler(CommandHandler("newgame", after_newgame), group=1)
     app.add_handler(CallbackQueryHandler(on_settings_press, pattern=settings_menu.PATTERN))
     for name, handler in (("history", on_history), ("hand", on_hand), ("daily", on_daily),
-                          ("balance", on_balance),
+                          ("balance", on_balance), ("nextgame", on_nextgame),
                           ("top", on_top), ("stats", on_stats)):
         app.add_handler(CommandHandler(name, throttled(name, handler)))

@@ -235,6 +235,18 @@ _V6_PLAYED: tuple[Step, ...] = (
     _backfill_hand_players,
 )
 
+_V7_NEXT_GAME: tuple[Step, ...] = (
+    # /nextgame: who wants a private word when the next table opens in a chat (once).
+    """
+    CREATE TABLE next_game (
+        chat_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        at      INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, user_id)
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -242,6 +254,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "the digest of the table message as last shown", _V4_SHOWN),
     Migration(5, "rounds whose cards went out privately", _V5_CARDS_SENT),
     Migration(6, "group names and per-player hand results", _V6_PLAYED),
+    Migration(7, "who waits for the next table of a chat", _V7_NEXT_GAME),
 )
 LATEST = len(MIGRATIONS)
 
