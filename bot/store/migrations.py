@@ -201,12 +201,27 @@ _V5_CARDS_SENT: tuple[Step, ...] = (
     "ALTER TABLE hands ADD COLUMN cards_sent INTEGER NOT NULL DEFAULT 0 CHECK (cards_sent >= 0)",
 )
 
+_V6_PRACTICE: tuple[Step, ...] = (
+    # A practice table: a user against computer players, on chips of rows with negative
+    # ids (bot.store.practice). No chip may pass between it and a real balance.
+    "ALTER TABLE tables ADD COLUMN practice INTEGER NOT NULL DEFAULT 0"
+    " CHECK (practice IN (0, 1))",
+    """
+    CREATE TRIGGER ledger_practice_apart BEFORE INSERT ON ledger
+    WHEN NEW.account = 'balance' AND NEW.table_id IS NOT NULL
+        AND (NEW.user_id < 0) != ifnull((SELECT practice FROM tables
+                                         WHERE id = NEW.table_id), 0)
+    BEGIN SELECT RAISE(ABORT, 'practice chips and real chips never mix'); END
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
     Migration(3, "hands, action log and the double-entry ledger", _V3_HANDS_AND_LEDGER),
     Migration(4, "the digest of the table message as last shown", _V4_SHOWN),
     Migration(5, "rounds whose cards went out privately", _V5_CARDS_SENT),
+    Migration(6, "practice tables, their chips apart from real balances", _V6_PRACTICE),
 )
 LATEST = len(MIGRATIONS)
 
