@@ -80,7 +80,7 @@ async def test_a_whole_practice_table_leaves_the_real_balance_alone(bed: Bed) ->
     await bed.idle()
     await ana.send(ana.dm, "/practice 2")
     await settle(bed)
-    intro = next(m.text or "" for m in ana.inbox if "Practice against" in (m.text or ""))
+    intro = next(m.text or "" for m in ana.inbox if (m.text or "").startswith("Practice against"))
     assert "Bot Ana (normal), Bot Boris (cautious)" in intro and "1000 practice chips" in intro
     live = bed.live(ana.dm)
     assert [s.player for s in live.table.seats] == [
