@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.practice import Practice
+from bot.practice import Practice, computer_due
 from bot.sandbox.players import Player
 from bot.store.practice import computer_of, wallet_of
 from engine import Phase
@@ -65,6 +65,13 @@ async def play_out(bed: Bed, me: Player, *prefixes: str, limit: int = 300) -> in
     raise AssertionError(f"the practice table did not close within {limit} steps")
 
 
+async def timeouts(bed: Bed) -> int:
+    """Turns a timer played for someone: the computers decide, the humans here press."""
+    rows = await bed.store.db.fetchall(
+        "SELECT count(*) FROM actions WHERE json_extract(action, '$.act') = 'timeout'")
+    return int(rows[0][0])
+
+
 async def practice_rows(bed: Bed, me: Player) -> list[tuple[str, str, int]]:
     """Every ledger row on `me`'s real balance: (kind, memo, delta)."""
     rows = await bed.store.db.fetchall(
@@ -92,6 +99,7 @@ async def test_a_whole_practice_table_leaves_the_real_balance_alone(bed: Bed) ->
     # Ana pushes every chip she may, until the table closes.
     hands = await play_out(bed, ana, "All-in", "Call", "No blind", "Join svara")
     assert bed.games.at(ana.dm.id, None) is None and hands >= 1
+    assert await timeouts(bed) == 0
     closed = (await bed.store.tables.get(live.id))
     assert closed.status == "closed" and closed.practice
     # Every practice chip went back to the practice wallets; none to Ana's balance.
@@ -129,6 +137,7 @@ async def test_endgame_closes_the_practice_table_after_the_hand(bed: Bed) -> Non
     await play_out(bed, ana, "Fold", "No blind", "Skip")
     assert bed.games.at(ana.dm.id, None) is None
     assert bed.deals == 1  # no second hand was dealt
+    assert await timeouts(bed) == 0
     assert live.message_id is not None
     message = bed.tg.world.find_message(ana.dm, live.message_id)
     assert message is not None and "The table closed after the hand, as asked" in (
@@ -173,19 +182,26 @@ async def test_a_second_practice_while_one_runs_is_answered(bed: Bed) -> None:
     assert "already at a practice table" in (ana.last_dm.text or "")
 
 
-async def test_a_practice_table_resumes_after_a_restart(bed: Bed) -> None:
+async def test_a_computer_due_at_a_restart_moves_after_it(bed: Bed) -> None:
     (ana,) = bed.players("Ana")
-    practice(bed)
+    practice(bed).delay = 3600.0  # the computers do not get to move before the restart
     await ana.start_bot()
     await bed.idle()
     await ana.send(ana.dm, "/practice 2")
-    await settle(bed)
+    await bed.idle()
+    hand = bed.live(ana.dm).hand
+    assert hand is not None
+    if hand.seats[hand.to_act or 0].player == ana.id:
+        assert await bed.press(ana, ana.dm, "No blind") is None
+    assert computer_due(hand) is not None
+    before = len(hand.actions)
     await bed.restart()
     practice(bed)
     await settle(bed)
-    live = bed.live(ana.dm)
-    assert live.hand is not None and live.hand_no == 1
+    rows = await bed.store.db.fetchall("SELECT count(*) FROM actions")
+    assert int(rows[0][0]) > before and await timeouts(bed) == 0
     await ana.send(ana.dm, "/endgame")
     # The computers carry on after the restart: the hand ends, then the table closes.
     assert await play_out(bed, ana, "Fold", "No blind", "Skip") == 1
+    assert await timeouts(bed) == 0
     assert await bed.store.users.balance(ana.id) == 1000
