@@ -39,6 +39,7 @@ from bot.ops.startup import (
 from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
+from bot.practice import Practice
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.table_settings import TableSettings
@@ -140,6 +141,7 @@ async def start_services(
     services = Services(store, games, translations, outbox, link_secret(settings))
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
+    app.bot_data["practice"] = Practice(app, services)  # before the tables come back
     for line in await games.resume_all():
         log.info("restart: %s", line)
     try:

@@ -185,6 +185,9 @@ class Games:
         self.tables: dict[int, Live] = {}
         self._places: dict[tuple[int, int], int] = {}
         self._opening: dict[tuple[int, int], asyncio.Lock] = {}
+        self.watchers: list[Callable[[Live], None]] = []
+        """Called (under the table's lock) each time a table is shown and its timer armed:
+        how computer players (bot.practice) learn that it is their turn."""
 
     # ----------------------------------------------------------------- lookups
 
@@ -260,6 +263,14 @@ class Games:
         async with live.lock:
             await self._publish(live)
         return live
+
+    async def adopt(self, live: Live) -> None:
+        """A table opened and seated in the store elsewhere (a practice table): hold it
+        from now on and deal its first hand."""
+        await self.reload(live)
+        self._register(live)
+        async with live.lock:
+            await self._deal(live)
 
     async def join(self, live: Live, who: Player) -> None:
         """Sit down with a buy-in: the balance up to the table's maximum."""
@@ -517,8 +528,9 @@ class Games:
     def _send_cards(self, live: Live, hand: Hand, dealt: Dealt) -> None:
         """The private cards of the round `dealt` opened (earlier rounds no longer matter)."""
         rounds = sum(1 for e in hand.events if isinstance(e, Dealt))
-        self.outbox.send_cards(live, private_hands(hand, dealt.seats, live.hand_no),
-                               hand_id=live.hand_id, rounds=rounds)
+        # Computer players sit with negative ids (bot.store.practice): they have no chat.
+        hands = [h for h in private_hands(hand, dealt.seats, live.hand_no) if h.player > 0]
+        self.outbox.send_cards(live, hands, hand_id=live.hand_id, rounds=rounds)
 
     async def _finish(self, live: Live, hand: Hand) -> None:
         """The hand is settled in the store: take its stacks back to the table."""
@@ -552,6 +564,8 @@ class Games:
         live.wait = self._next_wait(live)
         self.outbox.show(live)
         self.outbox.arm(live, live.wait)
+        for watch in self.watchers:
+            watch(live)
 
     def _next_wait(self, live: Live) -> Wait | None:
         s = live.settings

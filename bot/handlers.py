@@ -409,6 +409,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Every handler of the bot, in one place."""
     app.add_handler(CommandHandler("start", on_start))
     app.add_handler(CommandHandler("newgame", on_newgame))
+    from bot import practice  # builds on this module; its commands go before the group's
+
+    practice.register(app)
     app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet", "topup"],
                                    on_table_command))
     app.add_handler(CommandHandler("help", on_help))

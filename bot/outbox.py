@@ -257,6 +257,9 @@ class TelegramOutbox:
         try:
             user = await self.store.users.get(player)
             tr = self.translations.get(user.language)
+            if player == live.chat_id:
+                # A practice table's cards go into the chat of its table message: its pace.
+                await self.pace.slot(player, URGENT)
             await self.app.bot.send_message(player, render_cards(tr, private),
                                             parse_mode=ParseMode.HTML)
         except Forbidden:

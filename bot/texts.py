@@ -14,6 +14,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("back", N_("Come back after sitting out")),
     ("topup", N_("Bring more chips between hands: /topup or /topup 200")),
     ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
+    ("practice", N_("Practice against computer players, in private: /practice 3")),
     ("balance", N_("Your chips")),
     ("daily", N_("Your daily bonus chips")),
     ("history", N_("The last hands of this chat")),

@@ -6,12 +6,16 @@ Checks, each reported separately:
 * balances + table stacks + chips in open pots = every chip ever granted;
 * the ledger of every settled or aborted hand sums to zero (its pot was emptied);
 * every cached balance, stack and pot equals its ledger sum (a stack without a seat is 0);
+* practice chips stay apart: no movement joins a practice table and a real balance, or a
+  practice wallet (a negative user id) and a real table, and the chips granted for
+  practice are exactly the practice wallets + practice stacks + open practice pots;
 * no balance, stack or pot is negative;
 * SQLite's own quick check and foreign key check pass.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +34,11 @@ class AuditReport:
     open_pots: int = 0
     hands: dict[str, int] = field(default_factory=dict)
     rows: int = 0
+    practice_granted: int = 0
+    """The part of `granted` that is practice chips (bot.store.practice), never real."""
+    practice_wallets: int = 0
+    practice_stacks: int = 0
+    practice_pots: int = 0
 
     @property
     def ok(self) -> bool:
@@ -44,7 +53,14 @@ class AuditReport:
             f"audit ok: granted {self.granted} = balances {self.balances} + stacks "
             f"{self.stacks} + open pots {self.open_pots}; {self.users} users, {hands}, "
             f"{self.rows} ledger rows"
-        )
+        ) + self._practice()
+
+    def _practice(self) -> str:
+        if not self.practice_granted:
+            return ""
+        return (f"; of these, practice chips: granted {self.practice_granted} = wallets "
+                f"{self.practice_wallets} + stacks {self.practice_stacks} + open pots "
+                f"{self.practice_pots}")
 
 
 async def _scalar(conn: Conn, sql: str) -> int:
@@ -80,6 +96,8 @@ async def run_audit(conn: Conn, *, limit: int = 50) -> AuditReport:
               " WHERE l.account = 'pot' AND h.status = 'open'")
     r.hands = {s: n for s, n in await fetchall(conn, "SELECT status, count(*) FROM hands"
                                                      " GROUP BY 1")}
+
+    await _practice(conn, r, each)
 
     await each("SELECT move, sum(delta) FROM ledger GROUP BY move HAVING sum(delta) != 0",
          "movement {0} does not balance: its rows sum to {1}")
@@ -128,6 +146,35 @@ async def run_audit(conn: Conn, *, limit: int = 50) -> AuditReport:
          " WHERE l.table_id IS NOT h.table_id",
          "ledger row {0} names hand {1} but another table")
     return r
+
+
+async def _practice(conn: Conn, r: AuditReport,
+                    each: Callable[[str, str], Awaitable[None]]) -> None:
+    """Practice chips, counted on their own: they come from the bank and stay apart."""
+    practice_tables = "SELECT id FROM tables WHERE practice = 1"
+    r.practice_granted = await _scalar(
+        conn, "SELECT sum(delta) FROM ledger WHERE account = 'balance' AND user_id < 0"
+              " AND kind IN ('grant', 'bonus', 'operator_grant')")
+    r.practice_wallets = await _scalar(
+        conn, "SELECT sum(delta) FROM ledger WHERE account = 'balance' AND user_id < 0")
+    r.practice_stacks = await _scalar(
+        conn, f"SELECT sum(delta) FROM ledger WHERE account = 'stack'"
+              f" AND table_id IN ({practice_tables})")
+    r.practice_pots = await _scalar(
+        conn, f"SELECT sum(l.delta) FROM ledger l JOIN hands h ON h.id = l.hand_id"
+              f" WHERE l.account = 'pot' AND h.status = 'open' AND h.table_id IN"
+              f" ({practice_tables})")
+    await each("SELECT l.id, l.kind, l.user_id, l.table_id FROM ledger l JOIN tables t"
+               " ON t.id = l.table_id WHERE l.account = 'balance'"
+               " AND (l.user_id < 0) != t.practice",
+               "ledger row {0}: a {1} joins the balance of user {2} and table {3}: practice"
+               " chips and real chips mixed")
+    held = r.practice_wallets + r.practice_stacks + r.practice_pots
+    if held != r.practice_granted:
+        r.violations.append(
+            f"practice chips do not add up: wallets {r.practice_wallets} + stacks "
+            f"{r.practice_stacks} + open pots {r.practice_pots} = {held}, granted "
+            f"{r.practice_granted}")
 
 
 async def audit_file(path: str | Path) -> AuditReport:

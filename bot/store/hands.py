@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.store import ledger
+from bot.store import ledger, practice
 from bot.store.db import Database
 from bot.store.errors import (
     BadInput,
@@ -167,7 +167,7 @@ async def refund(conn: Conn, hand: HandRow, *, at: int) -> dict[int, int]:
         if amount <= 0:
             continue
         dest = (ledger.stack(user_id, hand.table_id) if user_id in seated
-                else ledger.balance(user_id))
+                else ledger.balance(await practice.wallet(conn, hand.table_id, user_id)))
         transfers.append(ledger.Transfer("refund", amount, ledger.pot(hand.id, hand.table_id),
                                          dest, user_id=user_id))
         paid[user_id] = amount

@@ -153,10 +153,12 @@ async def put_in(conn: Conn, hand_id: int) -> dict[int, int]:
 
 
 async def history(conn: Conn, user_id: int, limit: int) -> list[Movement]:
-    """A user's latest ledger rows on his own accounts, newest first."""
+    """A user's latest ledger rows on his own accounts, newest first (practice tables'
+    chips are not his)."""
     rows = await fetchall(
         conn,
         "SELECT * FROM ledger WHERE user_id = ? AND account IN ('balance', 'stack')"
+        " AND ifnull(table_id NOT IN (SELECT id FROM tables WHERE practice = 1), 1)"
         " ORDER BY id DESC LIMIT ?",
         (user_id, limit),
     )

@@ -247,6 +247,20 @@ _V7_NEXT_GAME: tuple[Step, ...] = (
     """,
 )
 
+_V8_PRACTICE: tuple[Step, ...] = (
+    # A practice table: a user against computer players, on chips of rows with negative
+    # ids (bot.store.practice). No chip may pass between it and a real balance.
+    "ALTER TABLE tables ADD COLUMN practice INTEGER NOT NULL DEFAULT 0"
+    " CHECK (practice IN (0, 1))",
+    """
+    CREATE TRIGGER ledger_practice_apart BEFORE INSERT ON ledger
+    WHEN NEW.account = 'balance' AND NEW.table_id IS NOT NULL
+        AND (NEW.user_id < 0) != ifnull((SELECT practice FROM tables
+                                         WHERE id = NEW.table_id), 0)
+    BEGIN SELECT RAISE(ABORT, 'practice chips and real chips never mix'); END
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -255,6 +269,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "rounds whose cards went out privately", _V5_CARDS_SENT),
     Migration(6, "group names and per-player hand results", _V6_PLAYED),
     Migration(7, "who waits for the next table of a chat", _V7_NEXT_GAME),
+    Migration(8, "practice tables, their chips apart from real balances", _V8_PRACTICE),
 )
 LATEST = len(MIGRATIONS)
 

@@ -59,12 +59,15 @@ class Table:
     closed_at: int | None
     shown: str | None = None
     """A digest of what the table message showed when last sent or edited (None: unknown)."""
+    practice: bool = False
+    """A practice table: the creator against computer players, on practice chips."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Table:
         return cls(row["id"], row["chat_id"], row["thread_id"], row["status"], row["creator"],
                    json.loads(row["rules"]), row["message_id"], row["created_at"],
-                   row["closed_at"], row["shown"])
+                   row["closed_at"], row["shown"],
+                   bool(row["practice"]))
 
 
 @dataclass(frozen=True, slots=True)

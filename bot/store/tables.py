@@ -8,10 +8,10 @@ in an open hand his stack belongs to the hand and only `Hands` moves it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.store import ledger
+from bot.store import ledger, practice
 from bot.store.chats import ensure_chat
 from bot.store.db import Database
 from bot.store.errors import (
@@ -28,7 +28,7 @@ from bot.store.errors import (
 from bot.store.migrations import MAX_CHIPS
 from bot.store.models import Leave, Seat, Table, TableStatus
 from bot.store.sql import Conn, execute, fetchall, fetchone
-from bot.store.users import get_user
+from bot.store.users import credit_balance, get_user
 
 MAX_SEATS = 10
 """At most ten players can be dealt from 32 cards (RULES.md §1)."""
@@ -98,9 +98,10 @@ async def open_hand_players(conn: Conn, table_id: int) -> tuple[int, set[int]] |
 async def cash_out(conn: Conn, seat: Seat, *, at: int) -> int:
     """Move the whole stack back to the balance and free the seat; return the amount."""
     if seat.stack:
+        owner = await practice.wallet(conn, seat.table_id, seat.user_id)
         await ledger.post(conn, [ledger.Transfer("cash_out", seat.stack,
                                                  ledger.stack(seat.user_id, seat.table_id),
-                                                 ledger.balance(seat.user_id))], at=at)
+                                                 ledger.balance(owner))], at=at)
     await execute(conn, "DELETE FROM seats WHERE table_id = ? AND user_id = ?",
                   (seat.table_id, seat.user_id))
     return seat.stack
@@ -121,14 +122,33 @@ async def _buy_in(conn: Conn, kind: str, seat: Seat, most: int, least: int, *, a
     The balance is read here, in the transaction that moves it, so two buy-ins racing
     from one wallet each see what the other left.
     """
-    user = await get_user(conn, seat.user_id)
+    user = await get_user(conn, await practice.wallet(conn, seat.table_id, seat.user_id))
     amount = min(user.balance, most)
     if amount < least:
         raise InsufficientChips(f"the balance of user {user.id}", user.balance, least)
     ledger.check_amount("the stack after it", seat.stack + amount, high=MAX_CHIPS)
-    await ledger.post(conn, [ledger.Transfer(kind, amount, ledger.balance(seat.user_id),
+    await ledger.post(conn, [ledger.Transfer(kind, amount, ledger.balance(user.id),
                                              ledger.stack(seat.user_id, seat.table_id))],
                       at=at)
+
+
+async def _sit(conn: Conn, table_id: int, user_id: int, most: int, least: int, *,
+               at: int) -> Seat:
+    """Seat the user at a live table with a buy-in of ``least`` to ``most`` chips."""
+    await get_user(conn, user_id)
+    seats = await list_seats(conn, table_id)
+    if any(s.user_id == user_id for s in seats):
+        raise AlreadySeated(table_id, user_id)
+    if len(seats) >= MAX_SEATS:
+        raise TableFull(table_id, MAX_SEATS)
+    order = max((s.join_order for s in seats), default=0) + 1
+    await execute(
+        conn,
+        "INSERT INTO seats (table_id, user_id, join_order, joined_at) VALUES (?, ?, ?, ?)",
+        (table_id, user_id, order, at),
+    )
+    await _buy_in(conn, "buy_in", await get_seat(conn, table_id, user_id), most, least, at=at)
+    return await get_seat(conn, table_id, user_id)
 
 
 async def _set(conn: Conn, table_id: int, column: str, value: object) -> None:
@@ -261,21 +281,62 @@ class Tables:
 
         async def work(conn: Conn) -> Seat:
             await live_table(conn, table_id)
+            return await _sit(conn, table_id, user_id, most, least, at=now)
+
+        return await self._db.write(work)
+
+    async def open_practice(
+        self,
+        user_id: int,
+        computers: Sequence[tuple[int, str]],
+        *,
+        rules: str | Mapping[str, Any],
+        buy_in: int,
+        wallet_name: str,
+    ) -> Table:
+        """Open a practice table in the user's private chat, seated and bought in.
+
+        The user and each of ``computers`` (id, name: ids from `practice.computer_of`) buy
+        in ``buy_in`` practice chips; a practice wallet or a computer with less is first
+        granted the difference. Raises `TableExists` if his private chat has a live table.
+        """
+        text = rules_text(rules)
+        ledger.check_amount("a practice buy-in", buy_in)
+        if not 1 <= len(computers) <= practice.MAX_COMPUTERS or any(
+                not practice.is_computer(c) or c // -practice.SPAN != user_id
+                for c, _ in computers):
+            raise BadInput(f"not computer players of user {user_id}: {computers!r}")
+        now = self._now()
+
+        async def work(conn: Conn) -> Table:
             await get_user(conn, user_id)
-            seats = await list_seats(conn, table_id)
-            if any(s.user_id == user_id for s in seats):
-                raise AlreadySeated(table_id, user_id)
-            if len(seats) >= MAX_SEATS:
-                raise TableFull(table_id, MAX_SEATS)
-            order = max((s.join_order for s in seats), default=0) + 1
-            await execute(
+            await ensure_chat(conn, user_id, now)
+            if await fetchone(conn, "SELECT id FROM tables WHERE chat_id = ?"
+                                    " AND thread_id IS NULL AND status != 'closed'",
+                              (user_id,)) is not None:
+                raise TableExists(user_id)
+            cursor = await execute(
                 conn,
-                "INSERT INTO seats (table_id, user_id, join_order, joined_at) VALUES (?, ?, ?, ?)",
-                (table_id, user_id, order, now),
+                "INSERT INTO tables (chat_id, creator, rules, created_at, practice)"
+                " VALUES (?, ?, ?, ?, 1)",
+                (user_id, user_id, text, now),
             )
-            await _buy_in(conn, "buy_in", await get_seat(conn, table_id, user_id), most, least,
-                          at=now)
-            return await get_seat(conn, table_id, user_id)
+            table_id = int(cursor.lastrowid or 0)
+            chips = [(practice.wallet_of(user_id), wallet_name), *computers]
+            for row_id, name in chips:
+                await execute(
+                    conn,
+                    "INSERT INTO users (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+                    (row_id, name[:256], now, now),
+                )
+                holder = await get_user(conn, row_id)
+                if holder.balance < buy_in:
+                    await credit_balance(conn, holder, "grant", buy_in - holder.balance,
+                                         at=now, memo="practice chips")
+            for player in (user_id, *(c for c, _ in computers)):
+                await _sit(conn, table_id, player, buy_in, buy_in, at=now)
+            return await get_table(conn, table_id)
 
         return await self._db.write(work)
 

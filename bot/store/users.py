@@ -180,14 +180,16 @@ class Users:
         return (await self.get(user_id)).balance
 
     async def holdings(self, user_id: int) -> Holdings:
-        """The balance and the stack at every table where the user sits."""
+        """The balance and the stack at every table where the user sits (practice tables
+        play practice chips, which are not his)."""
 
         async def work(conn: Conn) -> Holdings:
             user = await get_user(conn, user_id)
             rows = await fetchall(
                 conn,
                 "SELECT s.table_id, t.chat_id, t.thread_id, s.stack FROM seats s"
-                " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? ORDER BY s.table_id",
+                " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? AND t.practice = 0"
+                " ORDER BY s.table_id",
                 (user_id,),
             )
             tables = tuple(TableChips(r[0], r[1], r[2], r[3]) for r in rows)

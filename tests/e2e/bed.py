@@ -195,7 +195,8 @@ class Bed:
         showdown line of their player ("Name: cards (points)") once that round's betting is
         over: in the svara window it opened, in the rounds after it, at the end of the hand,
         or on the closed table after its last hand; cards folded are never shown. A private
-        chat sees only its own player's cards.
+        chat sees only its own player's cards, and those a group would see of the practice
+        table played in it.
         """
         store = await Store.open(self.db)
         try:
@@ -234,8 +235,9 @@ class Deal:
         return f"player {self.player}, hand {self.hand_no}, round {self.round_no}"
 
     def may_show(self, chat: ChatRecord, text: str) -> bool:
-        if chat.type == "private":
-            return chat.id == self.player
+        if chat.type == "private" and chat.id == self.player:
+            return True
+        # A practice table plays in its player's private chat, by a group's rules.
         if chat.id != self.chat_id or self.folded:
             return False
         lines = [line.strip() for line in text.splitlines()]

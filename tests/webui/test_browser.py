@@ -190,9 +190,18 @@ def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
     bg.call(running.idle())
     driver.refresh()
     _until(driver, lambda d: " is over" in _table(d).text)
-    table = _table(driver)
-    message_id = int(str(table.get_attribute("data-message")))
-    shown = str(table.find_element(By.CSS_SELECTOR, ".text").get_attribute("textContent"))
+
+    def read(d: Any) -> tuple[int, str, int, int]:
+        """The table message and what it holds, read at one moment (the page may redraw)."""
+        table = _table(d)
+        text = table.find_element(By.CSS_SELECTOR, ".text")
+        eve_bold = len([b for b in text.find_elements(By.TAG_NAME, "b")
+                        if b.text.startswith("Eve")])
+        return (int(str(table.get_attribute("data-message"))),
+                str(text.get_attribute("textContent")), eve_bold,
+                len(text.find_elements(By.TAG_NAME, "i")))
+
+    message_id, shown, eve_bold, italics = _until(driver, read)
     record = running.tg.world.find_message(running.group, message_id)
     assert record is not None
     assert shown == record.text
@@ -203,9 +212,7 @@ def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
     assert writes[-1].result["text"] == shown
     # The hostile name is text: no element the name tried to open exists on the page.
     assert HOSTILE in shown
-    assert not [b for b in table.find_elements(By.CSS_SELECTOR, ".text b")
-                if b.text.startswith("Eve")]
-    assert not table.find_elements(By.CSS_SELECTOR, ".text i")
+    assert (eve_bold, italics) == (0, 0)
     # Cards are drawn as cards, each suit in its colour.
     cards = driver.find_elements(By.CSS_SELECTOR, ".card")
     assert driver.find_elements(By.CSS_SELECTOR, "#private-messages .card")
