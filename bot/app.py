@@ -80,6 +80,7 @@ def table_defaults(settings: Settings) -> TableSettings:
         svara_join_timeout=settings.svara_join_timeout,
         next_hand_delay=settings.next_hand_delay,
         autostart=settings.lobby_autostart,
+        nudge_after=settings.nudge_after,
     )
 
 

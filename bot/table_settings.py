@@ -33,6 +33,8 @@ class TableSettings(BaseModel):
     next_hand_delay: float = Field(default=5, ge=0, le=3600)
     autostart: float = Field(default=0, ge=0, le=3600)
     """Seconds after the second player joins before the lobby starts by itself; 0: never."""
+    nudge_after: float = Field(default=10, ge=0, le=3600)
+    """Seconds a turn waits before its player is reminded privately; 0: never."""
 
     @property
     def max_buy_in(self) -> int:
@@ -82,6 +84,7 @@ _NUMBERS: dict[str, str] = {
     "svaratime": "svara_join_timeout",
     "pause": "next_hand_delay",
     "autostart": "autostart",
+    "nudge": "nudge_after",
 }
 SETTING_NAMES = (*_NUMBERS, *_SWITCHES)
 
@@ -108,7 +111,8 @@ def change(current: TableSettings, name: str, value: str) -> TableSettings:
     elif key in _NUMBERS:
         field = _NUMBERS[key]
         try:
-            number = float(word) if field.endswith(("timeout", "delay")) or field == "autostart" \
+            number = float(word) if field.endswith(("timeout", "delay", "after")) \
+                or field == "autostart" \
                 else int(word)
         except ValueError:
             raise BadSetting(N_("{name}: give a number."), name=name) from None

@@ -14,6 +14,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("back", N_("Come back after sitting out")),
     ("topup", N_("Bring more chips between hands: /topup or /topup 200")),
     ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
+    ("table", N_("Post the table message again at the bottom of the chat")),
+    ("notify", N_("Turn reminders in private on or off: /notify on, /notify off")),
     ("balance", N_("Your chips")),
     ("settings", N_("Table settings of this chat (admins change them)")),
     ("rules", N_("The rules of Svara")),

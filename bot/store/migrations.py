@@ -195,11 +195,17 @@ _V4_SHOWN: tuple[Step, ...] = (
     "ALTER TABLE tables ADD COLUMN shown TEXT CHECK (shown IS NULL OR length(shown) <= 64)",
 )
 
+_V5_NOTIFY: tuple[Step, ...] = (
+    # Whether the user wants a private reminder when his turn waits (/notify on|off).
+    "ALTER TABLE users ADD COLUMN notify INTEGER NOT NULL DEFAULT 1 CHECK (notify IN (0, 1))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
     Migration(3, "hands, action log and the double-entry ledger", _V3_HANDS_AND_LEDGER),
     Migration(4, "the digest of the table message as last shown", _V4_SHOWN),
+    Migration(5, "private turn reminders per user", _V5_NOTIFY),
 )
 LATEST = len(MIGRATIONS)
 

@@ -90,4 +90,4 @@ def test_the_group_never_sees_cards_before_the_showdown_but_the_player_does() ->
             assert str(card) not in text
     private = render_cards(TR, private_hands(hand, (0,), 1)[0])
     assert all(str(c) in private for c in hand.cards(0))
-    assert hand.commitment in private
+    assert hand.commitment[:12] in private and hand.commitment not in private
