@@ -349,6 +349,9 @@ class TelegramOutbox:
         old = live.message_id
         if old is not None:
             live.retired.add(old)
+        was_pinned = old is not None and self._pinned.get(live.id) == old
+        if was_pinned:
+            del self._pinned[live.id]  # the new message is pinned in its place
         live.message_id = None
         live.shown = None
         self.show(live)
@@ -362,8 +365,8 @@ class TelegramOutbox:
                                                  reply_markup=None)
         except TelegramError as err:
             log.info("table %s: could not point the old message down: %s", live.id, err)
-        if self._pinned.get(live.id) == old:
-            await self._unpin(live)
+        if was_pinned:
+            await self._unpin(live, old)
 
     async def _may_pin_in(self, chat_id: int) -> bool:
         known = self._may_pin.get(chat_id)
@@ -391,8 +394,10 @@ class TelegramOutbox:
             self._may_pin[live.chat_id] = False
             self._pinned.pop(live.id, None)
 
-    async def _unpin(self, live: Live) -> None:
-        message_id = self._pinned.pop(live.id, None)
+    async def _unpin(self, live: Live, message_id: int | None = None) -> None:
+        """Unpin `message_id`, or the message pinned for the table now."""
+        if message_id is None:
+            message_id = self._pinned.pop(live.id, None)
         if message_id is None:
             return
         await self.pace.slot(live.chat_id, EDIT)
