@@ -593,7 +593,7 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
 
     screen = await lines(bed, group)
     assert "Svara · hand 1 · svara" in screen[0]
-    assert "Pot: 90 · dealer Ana" in screen and "Ana: 960" in screen
+    assert "Pot: 90 · dealer Ana" in screen and "Ana: 960 · joined the svara" in screen
     assert "Boris: blind or not? ⏳ 30 seconds" in screen
     await act(bed, boris, group, "No blind")
     # The svara is dealt anew: every player of it gets new cards in private, Georgi none.
