@@ -103,6 +103,10 @@ class Live:
     nothing); kept with the table, so a restart knows it too."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
+    deadline: float | None = None
+    """When `wait` runs out (seconds since the epoch), as the table message shows it."""
+    retired: set[int] = field(default_factory=set)
+    """Earlier table messages (moved down by /table): their buttons are expired."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -122,6 +126,8 @@ class Live:
             autostart_seconds=math.ceil(self.wait.seconds)
             if self.wait is not None and self.wait.kind == "autostart" else None,
             closing=self.closing,
+            deadline=None if wait is None and (self.wait is None or self.wait.kind != "autostart")
+            else self.deadline,
         )
 
 
@@ -389,8 +395,9 @@ class Games:
     # ----------------------------------------------------------------- play
 
     async def press(self, live: Live, who: Player, action: Action, *, hand_id: int,
-                    seq: int | None) -> None:
-        """Apply a player's action, pressed on a button of hand `hand_id`, turn `seq`."""
+                    seq: int | None) -> tuple[Event, ...]:
+        """Apply a player's action, pressed on a button of hand `hand_id`, turn `seq`; what
+        it did."""
         async with live.lock:
             hand = live.hand
             if hand is None or hand_id != live.hand_id or hand.is_over:
@@ -405,7 +412,7 @@ class Games:
                     and seat != hand.to_act:
                 raise errors.NotYourTurn()
             hand.verify(action)
-            await self._apply(live, action)
+            return await self._apply(live, action)
 
     def cards(self, live: Live, who: Player, hand_id: int) -> tuple[Hand, int]:
         """The hand and seat whose cards the "My cards" button shows."""
@@ -493,10 +500,10 @@ class Games:
             await self.store.hands.settle(hand_id, hand)
         await self._after(live, hand.events)
 
-    async def _apply(self, live: Live, action: Action) -> None:
+    async def _apply(self, live: Live, action: Action) -> tuple[Event, ...]:
         hand = live.hand
         assert hand is not None
-        events = hand.apply(action)
+        events = tuple(hand.apply(action))
         try:
             if hand.is_over:
                 await self.store.hands.settle(live.hand_id, hand, action=action, events=events)
@@ -509,6 +516,7 @@ class Games:
                                     [a.to_json() for a in hand.actions[:-1]])
             raise errors.StoreBusy() from None
         await self._after(live, events)
+        return events
 
     async def _after(self, live: Live, events: tuple[Event, ...] | list[Event]) -> None:
         """Show what happened, send new cards, settle a finished hand, arm the timer."""
@@ -561,7 +569,12 @@ class Games:
         self._forget(live)
 
     async def _publish(self, live: Live) -> None:
+        before = live.wait
         live.wait = self._next_wait(live)
+        if live.wait is None:
+            live.deadline = None
+        elif live.wait is not before or live.deadline is None:
+            live.deadline = self.clock() + live.wait.seconds
         self.outbox.show(live)
         self.outbox.arm(live, live.wait)
         for watch in self.watchers:

@@ -27,6 +27,7 @@ from telegram.ext import (
     Application,
     CallbackContext,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ExtBot,
 )
@@ -38,7 +39,7 @@ from bot.i18n import Translations, Translator
 from bot.names import display_name
 from bot.outbox import TelegramOutbox
 from bot.pacing import URGENT
-from bot.render import cards_popup, rules_lines
+from bot.render import cards_popup, press_toast, rules_lines, welcome_text
 from bot.store import Store, StoreError
 from bot.table_settings import settings_text
 from bot.texts import help_text, rules_text
@@ -181,8 +182,11 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
         raise errors.Expired() from None
     live = games.tables.get(press.table)
     message = query.message
-    if live is None or message is None or message.chat.id != live.chat_id:
+    if live is None or message is None or message.chat.id != live.chat_id \
+            or message.message_id in live.retired:
         raise errors.Expired()
+    chat = message.chat
+    context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
     who = player_of(query.from_user)
     button = press.button
     if button is Button.CARDS:
@@ -193,11 +197,20 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
         await _lobby_button(context, live, who, button)
     elif button is Button.BACK:
         await games.come_back(live, who)
-    elif button in _TURN:
-        action = Action(_TURN[button], 0, press.amount)
-        await games.press(live, who, action, hand_id=press.hand, seq=press.seq)
-    elif button in _SVARA:
-        await games.press(live, who, Action(_SVARA[button], 0), hand_id=press.hand, seq=None)
+    elif button in _TURN or button in _SVARA:
+        current = live.hand
+        mine = None if current is None else current.seat_of(who.id)
+        action = Action(_TURN[button], 0, press.amount) if button in _TURN \
+            else Action(_SVARA[button], 0)
+        events = await games.press(live, who, action, hand_id=press.hand,
+                                   seq=press.seq if button in _TURN else None)
+        # When the group's budget keeps the table message behind, the answer says at once
+        # what the press did.
+        lag = context.services.outbox.pace.wait_for_slot(live.chat_id)
+        toast = None if mine is None else press_toast(tr, events, mine)
+        if toast is not None and lag > context.services.outbox.lag_note:
+            await query.answer(_popup(toast))
+            return True
     else:
         raise errors.Expired()
     return False
@@ -278,6 +291,8 @@ async def on_newgame(update: Update, context: Context) -> None:
     async def work() -> None:
         if message.chat.type == ChatType.PRIVATE:
             raise errors.GroupOnly()
+        chat = message.chat
+        context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
         await games.open_table(message.chat_id, thread_of(message), who)
 
     await _run(message, tr, work(), context)
@@ -393,6 +408,59 @@ async def _settings(context: Context, message: Message, who: Player, tr: Transla
                                       *rules_lines(tr, settings)]))
 
 
+async def on_table(update: Update, context: Context) -> None:
+    """/table: the table message again, at the bottom of the chat."""
+    message, _, tr = _group_command(update, context)
+
+    async def work() -> None:
+        live = _table_here(context, message)
+        await context.services.outbox.move_down(live)
+
+    await _run(message, tr, work(), context)
+
+
+async def on_notify(update: Update, context: Context) -> None:
+    """/notify on|off in private: the reminder when a turn waits, per user."""
+    message, who, tr = _group_command(update, context)
+
+    async def work() -> None:
+        if message.chat.type != ChatType.PRIVATE:
+            await _reply(context, message, tr.gettext("Send /notify on or /notify off to me "
+                                                      "in private."))
+            return
+        await context.services.games.player(who)
+        store = context.services.store.users
+        word = (context.args or [""])[0].lower() if len(context.args or []) == 1 else ""
+        if word not in ("on", "off"):
+            state = await store.notify(who.id)
+            await _reply(context, message, tr.gettext("Turn reminders are on. /notify off "
+                                                      "stops them.") if state else
+                         tr.gettext("Turn reminders are off. /notify on starts them."))
+            return
+        await store.set_notify(who.id, word == "on")
+        await _reply(context, message, tr.gettext("I will remind you when your turn waits.")
+                     if word == "on" else tr.gettext("No more turn reminders."))
+
+    await _run(message, tr, work(), context)
+
+
+async def on_added(update: Update, context: Context) -> None:
+    """The bot joined a group: one message saying what it is and how to start."""
+    change = update.my_chat_member
+    if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        return
+    was = change.old_chat_member.status
+    now = change.new_chat_member.status
+    inside = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+    if now not in inside or was in inside:
+        return
+    chat = change.chat
+    outbox = context.services.outbox
+    outbox.know(chat.id, chat.type, chat.title, chat.username)
+    tr = context.services.translations.get(change.from_user.language_code)
+    await outbox.group_message(chat.id, None, welcome_text(tr))
+
+
 async def on_error(update: object, context: Context) -> None:
     """Log what a handler did not handle; Telegram's refusals of late answers are expected."""
     err = context.error
@@ -416,6 +484,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                                    on_table_command))
     app.add_handler(CommandHandler("help", on_help))
     app.add_handler(CommandHandler("rules", on_rules))
+    app.add_handler(CommandHandler("table", on_table))
+    app.add_handler(CommandHandler("notify", on_notify))
+    app.add_handler(ChatMemberHandler(on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     __import__("bot.commands", fromlist=["register"]).register(app)
     app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(on_unknown_press))

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,17 @@ from telegram.ext import Application, Job
 from bot.games import Live, Wait
 from bot.i18n import Translations
 from bot.pacing import EDIT, URGENT, GroupPace
-from bot.render import PrivateHand, Screen, render_cards, render_table
+from bot.render import (
+    PrivateHand,
+    Results,
+    Screen,
+    moved_text,
+    nudge_text,
+    render_cards,
+    render_table,
+    results_text,
+    table_link,
+)
 from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -33,7 +44,23 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 2.0
 """How soon a table message that could not be sent is tried again."""
 
+LAG_NOTE = 1.0
+"""Seconds the table message may lag behind a press before the press's answer says what
+it did ("Raised to 100")."""
+
 TimerCallback = Callable[[int, Wait], Awaitable[None]]
+
+NUDGED = ("turn", "blind")
+"""Waits whose player gets a private reminder when they last (the nudge_after setting)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatInfo:
+    """What the bot needs to know of a group to name it and link to it."""
+
+    type: str
+    title: str
+    username: str | None = None
 
 
 def markup(screen: Screen) -> InlineKeyboardMarkup | None:
@@ -69,6 +96,8 @@ class _Writer:
     """Telegram refused or did not answer: the writer waits before it tries again."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    closed: bool = False
+    """The table's close was seen: its results are on their way."""
 
 
 class TelegramOutbox:
@@ -87,11 +116,17 @@ class TelegramOutbox:
         self.translations = translations
         self.pace = pace or GroupPace()
         self.on_timer: TimerCallback | None = None
+        self.lag_note = LAG_NOTE
         self._jobs: dict[int, Job[Any]] = {}
         self._writers: dict[int, _Writer] = {}
         self._holds: dict[int, int] = {}
         self._failures: dict[int, int] = {}
         self._sending: set[asyncio.Task[None]] = set()
+        self._nudges: dict[int, Job[Any]] = {}
+        self._chats: dict[int, ChatInfo] = {}
+        self._may_pin: dict[int, bool] = {}
+        self._pinned: dict[int, int] = {}
+        """Table id to the message pinned for it."""
 
     # ----------------------------------------------------------------- the table message
 
@@ -101,6 +136,9 @@ class TelegramOutbox:
         writer = self._writers.get(live.id)
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)
+        if live.status == "closed" and not writer.closed:
+            writer.closed = True
+            self._background(self._after_close(live))
         writer.live = live
         writer.pending = None if digest(screen) == live.shown else screen
         if writer.pending is None:
@@ -128,9 +166,11 @@ class TelegramOutbox:
 
     @property
     def busy(self) -> bool:
-        """A screen is due or being written (one waiting to try again after an error is not)."""
-        return any(w.task is not None and not w.task.done() and not w.backing_off
-                   for w in self._writers.values())
+        """A screen or a group message is due or being written (one waiting to try again
+        after an error is not)."""
+        return bool(self._sending) or any(
+            w.task is not None and not w.task.done() and not w.backing_off
+            for w in self._writers.values())
 
     async def _write(self, writer: _Writer) -> None:
         """Send the newest screen whenever the group's budget allows; stop when none is due."""
@@ -213,7 +253,11 @@ class TelegramOutbox:
                     # Kept in memory; after a restart the table is posted anew.
                     log.warning("table %s: could not save its message id: %s", live.id, err)
             await self._shown(live, screen)
+            if live.status == "playing":
+                self._background(self._pin(live, message.message_id))
             return
+        if live.status == "playing" and self._pinned.get(live.id) != live.message_id:
+            self._background(self._pin(live, live.message_id))
         await bot.edit_message_text(
             screen.text, chat_id=live.chat_id, message_id=live.message_id,
             parse_mode=ParseMode.HTML, reply_markup=markup(screen),
@@ -260,18 +304,195 @@ class TelegramOutbox:
             if player == live.chat_id:
                 # A practice table's cards go into the chat of its table message: its pace.
                 await self.pace.slot(player, URGENT)
-            await self.app.bot.send_message(player, render_cards(tr, private),
-                                            parse_mode=ParseMode.HTML)
+            chat = await self.chat_info(live.chat_id)
+            await self.app.bot.send_message(
+                player, render_cards(tr, private, None if chat is None else chat.title),
+                parse_mode=ParseMode.HTML)
         except Forbidden:
             # Blocked or never started: "My cards" still shows his hand in the group.
             await self.store.users.set_private_chat(player, False)
         except TelegramError as err:
             log.info("table %s: cards to %s not sent (%s)", live.id, player, err)
 
+    # ----------------------------------------------------------------- the group itself
+
+    def know(self, chat_id: int, chat_type: str, title: str | None,
+             username: str | None) -> None:
+        """Remember a group as an update showed it (its name for card messages and nudges)."""
+        if chat_type in ("group", "supergroup"):
+            self._chats[chat_id] = ChatInfo(chat_type, title or "", username)
+
+    async def chat_info(self, chat_id: int) -> ChatInfo | None:
+        """The group as last seen, or asked of Telegram once (after a restart)."""
+        info = self._chats.get(chat_id)
+        if info is not None:
+            return info
+        try:
+            chat = await self.app.bot.get_chat(chat_id)
+        except TelegramError as err:
+            log.info("could not look up chat %s: %s", chat_id, err)
+            return None
+        self.know(chat_id, chat.type, chat.title, chat.username)
+        return self._chats.get(chat_id)
+
+    async def group_message(self, chat_id: int, thread_id: int | None, text: str) -> bool:
+        """A new message in a group, through the group's pace, ahead of edits."""
+        await self.pace.slot(chat_id, URGENT)
+        try:
+            await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
+                                            message_thread_id=thread_id,
+                                            disable_web_page_preview=True)
+        except TelegramError as err:
+            log.info("could not write to chat %s: %s", chat_id, err)
+            return False
+        return True
+
+    def _background(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def move_down(self, live: Live) -> None:
+        """/table: post the table message anew at the bottom; the old one points down and
+        loses its buttons (a press on it is answered as expired)."""
+        old = live.message_id
+        if old is not None:
+            live.retired.add(old)
+        was_pinned = old is not None and self._pinned.get(live.id) == old
+        if was_pinned:
+            del self._pinned[live.id]  # the new message is pinned in its place
+        live.message_id = None
+        live.shown = None
+        self.show(live)
+        if old is None:
+            return
+        tr = self.translations.get(live.language)
+        await self.pace.slot(live.chat_id, EDIT)
+        try:
+            await self.app.bot.edit_message_text(moved_text(tr), chat_id=live.chat_id,
+                                                 message_id=old, parse_mode=ParseMode.HTML,
+                                                 reply_markup=None)
+        except TelegramError as err:
+            log.info("table %s: could not point the old message down: %s", live.id, err)
+        if was_pinned:
+            await self._unpin(live, old)
+
+    async def _may_pin_in(self, chat_id: int) -> bool:
+        known = self._may_pin.get(chat_id)
+        if known is not None:
+            return known
+        try:
+            me = await self.app.bot.get_chat_member(chat_id, self.app.bot.id)
+        except TelegramError:
+            return False
+        may = bool(getattr(me, "can_pin_messages", False)) or me.status == "creator"
+        self._may_pin[chat_id] = may
+        return may
+
+    async def _pin(self, live: Live, message_id: int) -> None:
+        """Pin the table message while the game runs, where the bot may pin."""
+        if self._pinned.get(live.id) == message_id or not await self._may_pin_in(live.chat_id):
+            return
+        self._pinned[live.id] = message_id
+        await self.pace.slot(live.chat_id, EDIT)
+        try:
+            await self.app.bot.pin_chat_message(live.chat_id, message_id,
+                                                disable_notification=True)
+        except TelegramError as err:
+            log.info("table %s: could not pin its message: %s", live.id, err)
+            self._may_pin[live.chat_id] = False
+            self._pinned.pop(live.id, None)
+
+    async def _unpin(self, live: Live, message_id: int | None = None) -> None:
+        """Unpin `message_id`, or the message pinned for the table now."""
+        if message_id is None:
+            message_id = self._pinned.pop(live.id, None)
+        if message_id is None:
+            return
+        await self.pace.slot(live.chat_id, EDIT)
+        try:
+            await self.app.bot.unpin_chat_message(live.chat_id, message_id)
+        except TelegramError as err:
+            log.info("table %s: could not unpin its message: %s", live.id, err)
+
+    async def _after_close(self, live: Live) -> None:
+        """A table closed: its results message (if a hand was played), and no pin left."""
+        await self._unpin(live)
+        try:
+            nets = await self.store.users.session(live.id)
+            biggest = await self.store.users.biggest_pot(live.id)
+        except StoreError as err:
+            log.warning("table %s: no results message, the ledger could not be read: %s",
+                        live.id, err)
+            return
+        if live.hand_no == 0 or not nets:
+            return
+        names = dict(live.names)
+        for result in nets:
+            if result.user_id not in names:
+                try:
+                    names[result.user_id] = (await self.store.users.get(result.user_id)).name
+                except StoreError:
+                    names[result.user_id] = "?"
+        tr = self.translations.get(live.language)
+        results = Results(live.hand_no, tuple((r.user_id, r.net) for r in nets), biggest)
+        await self.group_message(live.chat_id, live.thread_id, results_text(tr, names, results))
+
+    # ----------------------------------------------------------------- reminders
+
+    def _arm_nudge(self, live: Live, wait: Wait) -> None:
+        """Remind the player whose turn it is, privately, once it has waited a while."""
+        queue = self.app.job_queue
+        after = live.settings.nudge_after
+        hand = live.hand
+        if (queue is None or wait.kind not in NUDGED or not after or after >= wait.seconds
+                or hand is None or hand.to_act is None):
+            return
+        player = hand.seats[hand.to_act].player
+
+        async def fire(_: Any) -> None:
+            await self.nudge(live, wait, player)
+
+        self._nudges[live.id] = queue.run_once(fire, when=after,
+                                               name=NUDGE_JOB.format(table=live.id))
+
+    async def nudge(self, live: Live, wait: Wait, player: int) -> None:
+        """The reminder itself: only if the same turn still waits and the player wants it."""
+        hand = live.hand
+        if (live.wait != wait or live.status == "closed" or hand is None
+                or hand.to_act is None or hand.seats[hand.to_act].player != player):
+            return
+        try:
+            user = await self.store.users.get(player)
+            if not user.private_chat or not await self.store.users.notify(player):
+                return
+        except StoreError as err:
+            log.info("table %s: no reminder for %s: %s", live.id, player, err)
+            return
+        chat = await self.chat_info(live.chat_id)
+        tr = self.translations.get(user.language)
+        left = 0 if live.deadline is None else round(live.deadline - time.time())
+        text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
+        link = None if chat is None else table_link(chat.type, live.chat_id, chat.username,
+                                                    live.message_id)
+        keyboard = None if link is None else InlineKeyboardMarkup(
+            [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]])
+        try:
+            await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
+                                            reply_markup=keyboard)
+        except Forbidden:
+            await self.store.users.set_private_chat(player, False)
+        except TelegramError as err:
+            log.info("table %s: reminder to %s not sent (%s)", live.id, player, err)
+
     # ----------------------------------------------------------------- timers
 
     def arm(self, live: Live, wait: Wait | None) -> None:
         _drop(self._jobs.pop(live.id, None))
+        _drop(self._nudges.pop(live.id, None))
         queue = self.app.job_queue
         if wait is None or queue is None or self.on_timer is None:
             return
@@ -281,14 +502,20 @@ class TelegramOutbox:
             await ring(live.id, wait)
 
         self._jobs[live.id] = queue.run_once(fire, when=wait.seconds, name=f"table-{live.id}")
+        self._arm_nudge(live, wait)
 
     def stop(self) -> None:
-        for job in self._jobs.values():
+        for job in [*self._jobs.values(), *self._nudges.values()]:
             _drop(job)
         self._jobs.clear()
+        self._nudges.clear()
         for writer in self._writers.values():
             if writer.task is not None:
                 writer.task.cancel()
+
+
+NUDGE_JOB = "nudge-{table}"
+"""The job queue's name of a table's turn reminder."""
 
 
 def _drop(job: Job[Any] | None) -> None:

@@ -7,16 +7,38 @@ so a caller can compare screens and skip an edit that would change nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
 
 from bot.callback_data import Button, Press
 from bot.i18n import Html, Translator, escape
 from bot.table_settings import TableSettings
 from bot.table_settings import rules_lines as rules_lines  # where callers look for it
-from engine import Card, Hand, Phase, format_hand
-from engine.events import PotWon, Shown, SvaraOpened
+from engine import Card, Hand, Phase, ScoringRules, format_hand
+from engine.cards import SEVEN_OF_CLUBS, Rank
+from engine.events import (
+    Blind,
+    Call,
+    Event,
+    Fold,
+    Left,
+    NoBlind,
+    PotWon,
+    Raise,
+    SatOut,
+    Shown,
+    SvaraJoined,
+    SvaraOpened,
+    SvaraSkipped,
+)
 
 MAX_NAME = 24
 """Names are cut to this many characters so ten long names still fit one message."""
+
+LAST_ACTIONS = 4
+"""How many of the latest actions the table message tells in words."""
+
+COMMITMENT_PREFIX = 12
+"""Hex digits of the deck commitment a card message carries (enough to compare by eye)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +83,11 @@ class TableView:
     """The lobby deals by itself this long after it filled (the autostart setting)."""
     closing: bool = False
     """/endgame was sent during the hand: the table closes when it ends."""
+    deadline: float | None = None
+    """When the table's current wait runs out (seconds since the epoch), shown as a clock
+    time: unlike a number of seconds, it stays true however late the screen arrives."""
+    zone: tzinfo | None = None
+    """The time zone of that clock time (None: the server's own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +119,14 @@ def _name(view: TableView, player: int) -> Html:
     return escape(short_name(view.names.get(player, "?")))
 
 
+def clock(view: TableView) -> str | None:
+    """The deadline of the table's wait as a clock time with its zone: "21:45:30 EET"."""
+    if view.deadline is None:
+        return None
+    at = datetime.fromtimestamp(view.deadline, view.zone).astimezone(view.zone)
+    return at.strftime("%H:%M:%S %Z").strip()
+
+
 def _lobby(view: TableView, tr: Translator) -> Screen:
     lines: list[str] = [tr.gettext("🃏 <b>Svara</b>: a new table"), *rules_lines(tr, view.settings)]
     lines.append("")
@@ -106,6 +141,7 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
     if view.autostart_seconds:
         lines.append(tr.format("The game starts by itself in {time}.",
                                time=tr.seconds(view.autostart_seconds)))
+        lines += _until(view, tr)
     if view.note:
         lines.append(tr.gettext(view.note))
     row = (
@@ -126,6 +162,35 @@ def _closed(view: TableView, tr: Translator) -> Screen:
     return Screen("\n".join(lines))
 
 
+def _since_svara(hand: Hand) -> list[Event]:
+    """The events since the last svara opened (empty when none is open)."""
+    opened = [i for i, e in enumerate(hand.events) if isinstance(e, SvaraOpened)]
+    return [] if not opened else hand.events[opened[-1]:]
+
+
+def _out_reason(view: TableView, tr: Translator, hand: Hand, seat: int) -> str:
+    """Why a seat has no cards in this round, in a word or two."""
+    # Away as the table has it now: "I'm back" pressed during the hand shows at once.
+    player = hand.seats[seat].player
+    away = any(v.player == player and v.sitting_out for v in view.seats)
+    if seat in hand.pending:
+        joins = tr.gettext("may join the svara")
+        return f"{tr.gettext('away')} · {joins}" if away else joins
+    recent = _since_svara(hand)
+    if any(isinstance(e, SvaraSkipped) and e.seat == seat for e in recent):
+        return tr.gettext("skipped the svara")
+    if away:
+        return tr.gettext("away")
+    sat_out = [e.reason for e in hand.events if isinstance(e, SatOut) and e.seat == seat]
+    if "ante" in sat_out:
+        return tr.gettext("out: too few chips for the ante")
+    if "away" in sat_out:
+        return tr.gettext("out: was away at the deal")
+    if any(isinstance(e, Fold) and e.seat == seat for e in hand.events):
+        return tr.gettext("folded")
+    return tr.gettext("out: not in the tie")
+
+
 def _status(view: TableView, tr: Translator, hand: Hand, seat: int) -> str:
     s = hand.seats[seat]
     parts = [str(s.stack)]
@@ -134,16 +199,64 @@ def _status(view: TableView, tr: Translator, hand: Hand, seat: int) -> str:
     if s.blind:
         parts.append(tr.gettext("blind"))
     if not s.in_round:
-        # Away as the table has it now: "I'm back" pressed during the hand shows at once.
-        away = any(v.player == s.player and v.sitting_out for v in view.seats)
-        parts.append(tr.gettext("away") if away else tr.gettext("out"))
+        parts.append(_out_reason(view, tr, hand, seat))
     elif s.folded:
         parts.append(tr.gettext("folded"))
     elif s.stack == 0 and not hand.is_over:
         parts.append(tr.gettext("all-in"))
+    if s.in_round and any(isinstance(e, SvaraJoined) and e.seat == seat
+                          for e in _since_svara(hand)):
+        parts.append(tr.gettext("joined the svara"))
     if s.leaving:
         parts.append(tr.gettext("leaving"))
     return " · ".join(parts)
+
+
+def action_words(tr: Translator, name: Html, event: Event) -> str | None:
+    """One action in words ("Maria raises to 100"), or None for events that are not one."""
+    if isinstance(event, Fold):
+        if event.timeout:
+            return tr.format("{name} folds (time)", name=name)
+        if event.leaving:
+            return tr.format("{name} folds and leaves", name=name)
+        return tr.format("{name} folds", name=name)
+    if isinstance(event, Call):
+        if event.all_in:
+            return tr.format("{name} calls {n}, all-in", name=name, n=event.amount)
+        return tr.format("{name} calls {n}", name=name, n=event.amount)
+    if isinstance(event, Raise):
+        if event.all_in:
+            return tr.format("{name} goes all-in for {n}", name=name, n=event.to)
+        if event.opening:
+            return tr.format("{name} bets {n}", name=name, n=event.to)
+        return tr.format("{name} raises to {n}", name=name, n=event.to)
+    if isinstance(event, Blind):
+        return tr.format("{name} plays blind {n}", name=name, n=event.amount)
+    if isinstance(event, NoBlind):
+        if event.timeout:
+            return tr.format("{name}: no blind (time)", name=name)
+        return tr.format("{name}: no blind", name=name)
+    if isinstance(event, SvaraJoined):
+        return tr.format("{name} joins the svara for {n}", name=name, n=event.stake)
+    if isinstance(event, SvaraSkipped):
+        return tr.format("{name} skips the svara", name=name)
+    if isinstance(event, Left):
+        return tr.format("{name} leaves", name=name)
+    return None
+
+
+def _last_actions(view: TableView, tr: Translator, hand: Hand) -> str | None:
+    words: list[str] = []
+    for event in reversed(hand.events):
+        seat = getattr(event, "seat", None)
+        if not isinstance(seat, int):
+            continue
+        said = action_words(tr, _name(view, hand.seats[seat].player), event)
+        if said is not None:
+            words.append(said)
+            if len(words) == LAST_ACTIONS:
+                break
+    return " · ".join(reversed(words)) if words else None
 
 
 def _playing(view: TableView, tr: Translator) -> Screen:
@@ -165,6 +278,9 @@ def _playing(view: TableView, tr: Translator) -> Screen:
     earlier = _earlier_showdown(view, tr, hand)
     if earlier:
         lines += ["", *earlier]
+    last = _last_actions(view, tr, hand)
+    if last:
+        lines += ["", last]
     lines.append("")
     lines.append(_prompt(view, tr, hand))
     return Screen("\n".join(lines), _hand_buttons(view, tr, hand))
@@ -181,20 +297,49 @@ def _earlier_showdown(view: TableView, tr: Translator, hand: Hand) -> list[str]:
     return _outcome_lines(view, tr, outcome_of(hand, since=first, decks=False))
 
 
-def _prompt(view: TableView, tr: Translator, hand: Hand) -> str:
+def _until(view: TableView, tr: Translator) -> list[str]:
+    at = clock(view)
+    return [] if at is None else [tr.format("⌛ until {clock}", clock=at)]
+
+
+def _timer(view: TableView, tr: Translator) -> str:
+    """The wait's length after the prompt, and on a line of its own the clock time it
+    runs out (a count of seconds would be stale by the time the screen arrives)."""
     wait = view.wait_seconds
-    timer = f" ⏳ {tr.seconds(wait)}" if wait else ""
+    if not wait:
+        return ""
+    return "\n".join([f" ⏳ {tr.seconds(wait)}", *_until(view, tr)])
+
+
+def _prompt(view: TableView, tr: Translator, hand: Hand) -> str:
+    timer = _timer(view, tr)
     if hand.phase is Phase.SVARA_JOIN:
         opened = next(e for e in reversed(hand.events) if isinstance(e, SvaraOpened))
         tied = ", ".join(_name(view, hand.seats[i].player) for i in opened.tied)
-        return tr.format("Tie between {tied}: a svara for {pot}. Others may join for {stake}.",
-                         tied=Html(tied), pot=opened.pot, stake=opened.stake) + timer
+        prompt = tr.format("Tie between {tied}: a svara for {pot}. Others may join for {stake}.",
+                           tied=Html(tied), pot=opened.pot, stake=opened.stake) + timer
+        return "\n".join([prompt, *_svara_lines(view, tr, hand, opened)])
     if hand.to_act is None:
         return ""
     name = _name(view, hand.seats[hand.to_act].player)
     if hand.phase is Phase.BLIND:
         return tr.format("{name}: blind or not?", name=name) + timer
     return tr.format("{name} to act.", name=name) + timer
+
+
+def _svara_lines(view: TableView, tr: Translator, hand: Hand, opened: SvaraOpened) -> list[str]:
+    """Who may still join the svara, and who joined."""
+    names = {i: _name(view, hand.seats[i].player) for i in range(len(hand.seats))}
+    lines: list[str] = []
+    may = [names[i] for i in opened.can_join if i in hand.pending]
+    joined = [names[e.seat] for e in _since_svara(hand) if isinstance(e, SvaraJoined)]
+    if may:
+        lines.append(tr.format("May join: {names}", names=Html(", ".join(may))))
+    elif not opened.can_join:
+        lines.append(tr.gettext("Nobody else may join."))
+    if joined:
+        lines.append(tr.format("Joined: {names}", names=Html(", ".join(joined))))
+    return lines
 
 
 def _hand_buttons(view: TableView, tr: Translator,
@@ -257,7 +402,8 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
     if view.note:
         lines += ["", tr.gettext(view.note)]
     if view.wait_seconds:
-        lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds))]
+        lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds)),
+                  *_until(view, tr)]
     rows: list[tuple[tuple[str, str], ...]] = []
     if any(s.sitting_out for s in view.seats):
         rows.append(((tr.gettext("I'm back"), Press(view.table_id, 0, 0, Button.BACK).encode()),))
@@ -266,9 +412,13 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
 
 def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[str]:
     lines: list[str] = []
+    scoring = view.settings.rules().scoring
     for player, cards, points in outcome.shown:
         lines.append(tr.format("{name}: {cards} ({points})", name=_name(view, player),
                                cards=cards_text(cards), points=points))
+        why = explain(tr, cards, points, scoring)
+        if why is not None:
+            lines.append(f"   {why}")
     for winners, amount, best in outcome.won:
         names = Html(", ".join(_name(view, p) for p in winners))
         if len(winners) > 1:
@@ -276,12 +426,49 @@ def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[st
         elif best is None:
             lines.append(tr.format("🏆 {names} takes {pot}", names=names, pot=amount))
         else:
-            lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=names,
+            lines.append(tr.format("🏆 {names} wins {pot} with {points} points", names=names,
                                    pot=amount, points=best))
-    for deck, salt in outcome.decks:
-        lines.append(tr.format("🔐 Deck <code>{deck}</code> salt <code>{salt}</code>",
-                               deck=deck, salt=salt))
+    if outcome.decks and view.hand_no:
+        lines.append(tr.format("🔐 fairness: /hand {n}", n=view.hand_no))
     return lines
+
+
+def explain(tr: Translator, cards: tuple[Card, ...], points: int,
+            scoring: ScoringRules) -> str | None:
+    """One short line saying how `cards` make `points`, where that is not plain to see
+    (three cards of one suit added up need no words); None where it is."""
+    if len(cards) != 3:
+        return None
+    ranks = [c.rank for c in cards]
+    sevens, aces = ranks.count(Rank.SEVEN), ranks.count(Rank.ACE)
+    chechak = scoring.chechak and SEVEN_OF_CLUBS in cards
+    if sevens == 3 and scoring.three_sevens_top and points == 34:
+        return tr.gettext("three sevens = 34, the best hand")
+    if chechak:
+        a, b = (c for c in cards if c != SEVEN_OF_CLUBS)
+        grouped = a.suit == b.suit or a.rank == b.rank
+        if points == 11 + a.rank.points + b.rank.points and grouped:
+            how = tr.gettext("the same suit") if a.suit == b.suit else tr.gettext("a pair")
+            return tr.format("7♣ counts 11 and joins {a} {b} ({how}): {a} {b} 7♣ = {points}",
+                             a=str(a), b=str(b), how=how, points=points)
+        high = max((a, b), key=lambda c: c.rank.points)
+        if points == 11 + high.rank.points and not grouped:
+            return tr.format("7♣ counts 11 and joins the highest card: {card} 7♣ = {points}",
+                             card=str(high), points=points)
+    if aces >= 2 and points == 11 * aces:
+        return tr.format("{count} aces = {points}", count=aces, points=points)
+    if ranks[0] == ranks[1] == ranks[2] and points == 3 * ranks[0].points:
+        return tr.format("three of a kind: 3 × {value} = {points}", value=ranks[0].points,
+                         points=points)
+    if sevens == 2 and scoring.two_sevens and points == 23:
+        return tr.gettext("two sevens = 23")
+    if chechak:
+        same = [c for c in cards if c.suit == SEVEN_OF_CLUBS.suit]
+        if len(same) > 1 and points == sum(11 if c == SEVEN_OF_CLUBS else c.rank.points
+                                           for c in same):
+            return tr.format("7♣ counts 11 as a club: {cards} = {points}",
+                             cards=" ".join(str(c) for c in same), points=points)
+    return None
 
 
 def outcome_of(hand: Hand, since: int = 0, *, decks: bool = True) -> Outcome:
@@ -308,21 +495,31 @@ class PrivateHand:
     commitment: str
     openings: tuple[tuple[int, str, str], ...] = ()
     """(deck position, card, salt) of each of his cards: his part of the fairness proof."""
+    round_no: int = 1
+    """1 for the first deal of the hand, 2 for its first svara, and so on."""
 
 
 def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[PrivateHand]:
     return [PrivateHand(hand.seats[s].player, hand_no, hand.cards(s), hand.points(s) or 0,
-                        hand.commitment, hand.openings(s)) for s in seats]
+                        hand.commitment, hand.openings(s), max(hand.round_no, 1))
+            for s in seats]
 
 
-def render_cards(tr: Translator, private: PrivateHand) -> str:
-    """The private message with a player's cards, his points, the deck commitment and the
-    openings of his cards (position, card, salt) to check against the proof after the hand."""
-    lines: list[str] = [
-        tr.format("🃏 Hand {n}: <b>{cards}</b>", n=private.hand_no,
+def render_cards(tr: Translator, private: PrivateHand, group: str | None = None) -> str:
+    """The private message with a player's cards: the group and the hand it is for, his
+    points, the start of the deck commitment (the full proof is in /hand N) and the
+    openings of his cards (position, card, salt) to check against that proof."""
+    where = [escape(group)] if group else []
+    where.append(tr.format("hand {n}", n=private.hand_no))
+    if private.round_no > 1:
+        where.append(tr.nformat("svara", "svara {count}", private.round_no - 1,
+                                count=private.round_no - 1))
+    lines = [
+        "🃏 " + " · ".join(where),
+        tr.format("Hand {n}: <b>{cards}</b>", n=private.hand_no,
                   cards=cards_text(private.cards)),
         tr.format("Points: <b>{points}</b>", points=private.points),
-        tr.format("Deck commitment: <code>{hash}</code>", hash=private.commitment),
+        tr.format("🔐 <code>{prefix}</code>", prefix=private.commitment[:COMMITMENT_PREFIX]),
     ]
     if private.openings:
         lines.append(tr.gettext("Your cards in the deck (position|card|salt), to check "
@@ -338,3 +535,111 @@ def cards_popup(tr: Translator, hand: Hand, seat: int) -> str:
         return tr.gettext("No cards yet: they are dealt after the blind.")
     return tr.format("Your cards: {cards} ({points} points)", cards=cards_text(cards),
                      points=hand.points(seat)).replace("&amp;", "&")
+
+
+# --------------------------------------------------------------------- telling people
+
+
+def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str:
+    """The private reminder of a turn that waits: "Your turn at Svara night: call 30 or
+    raise · 35 s left"."""
+    legal = hand.legal()
+    options: list[str] = []
+    if legal is not None and legal.blind is not None:
+        options.append(tr.gettext("blind or not"))
+    elif legal is not None:
+        if legal.call is not None:
+            options.append(tr.format("call {n}", n=legal.call))
+        if legal.raise_to is not None:
+            options.append(tr.gettext("bet") if legal.opening else tr.gettext("raise"))
+        elif legal.all_in is not None:
+            options.append(tr.gettext("all-in"))
+        options.append(tr.gettext("fold"))
+    choice = Html(tr.gettext(" or ").join(options[:2]) if len(options) <= 2
+                  else ", ".join(options[:-1]) + tr.gettext(" or ") + options[-1])
+    return tr.format("Your turn at {group}: {choice} · {seconds} s left", group=group,
+                     choice=choice, seconds=max(seconds_left, 0))
+
+
+def table_link(chat_type: str, chat_id: int, username: str | None,
+               message_id: int | None) -> str | None:
+    """A link that opens the table message (supergroups) or the group (public basic groups)."""
+    if chat_type == "supergroup" and message_id is not None:
+        internal = -chat_id - 1_000_000_000_000
+        if internal > 0:
+            return f"https://t.me/c/{internal}/{message_id}"
+    if username:
+        return f"https://t.me/{username}" + (f"/{message_id}" if message_id else "")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A closed table's session, from the ledger: what it shows in its results message."""
+
+    hands: int
+    nets: tuple[tuple[int, int], ...]
+    """(player, chips taken home minus chips brought), in the order they sat down."""
+    biggest: tuple[int, int, int] | None = None
+    """(hand number, player, chips won) of the biggest pot, if a hand paid one."""
+
+
+def results_text(tr: Translator, names: dict[int, str], results: Results) -> str:
+    """The results message of a closed table, for settling up."""
+
+    def name(player: int) -> Html:
+        return escape(short_name(names.get(player, "?")))
+
+    lines: list[str] = [tr.nformat("🏁 <b>Svara</b>: results after {count} hand",
+                                   "🏁 <b>Svara</b>: results after {count} hands",
+                                   results.hands, count=results.hands), ""]
+    for player, net in sorted(results.nets, key=lambda pn: -pn[1]):
+        lines.append(f"{name(player)}: {net:+d}" if net else f"{name(player)}: 0")
+    if results.biggest is not None:
+        number, player, won = results.biggest
+        lines += ["", tr.format("Biggest pot: {chips}, taken by {name} in hand {n}.",
+                                chips=won, name=name(player), n=number)]
+    return "\n".join(lines)
+
+
+def moved_text(tr: Translator) -> str:
+    """What an earlier table message says once /table posted the table again below."""
+    return tr.gettext("🃏 <b>Svara</b>: the table moved down ⬇️ (/table brings it back).")
+
+
+def welcome_text(tr: Translator) -> str:
+    """The one message the bot writes when it is added to a group."""
+    return "\n".join([
+        tr.gettext("🃏 Hello! I run <b>Svara</b>, the Bulgarian three-card game, for this "
+                   "group."),
+        tr.gettext("Start a table with /newgame; everyone taps Join, the creator taps Start. "
+                   "Cards come privately, so each player opens a chat with me once."),
+        tr.gettext("I need no admin rights, and privacy mode can stay on. /help lists "
+                   "everything."),
+    ])
+
+
+def press_toast(tr: Translator, events: tuple[Event, ...], seat: int) -> str | None:
+    """What the pressed button did, in the presser's words ("Raised to 100"): the answer to
+    the press says it at once, while the table message may be a slot behind."""
+    for event in events:
+        if getattr(event, "seat", None) != seat:
+            continue
+        if isinstance(event, Fold):
+            return tr.gettext("Folded")
+        if isinstance(event, Call):
+            return tr.format("Called {n}", n=event.amount)
+        if isinstance(event, Raise):
+            if event.all_in:
+                return tr.format("All-in for {n}", n=event.to)
+            return (tr.format("Bet {n}", n=event.to) if event.opening
+                    else tr.format("Raised to {n}", n=event.to))
+        if isinstance(event, Blind):
+            return tr.format("Blind {n}", n=event.amount)
+        if isinstance(event, NoBlind):
+            return tr.gettext("No blind")
+        if isinstance(event, SvaraJoined):
+            return tr.format("Joined the svara for {n}", n=event.stake)
+        if isinstance(event, SvaraSkipped):
+            return tr.gettext("Skipped the svara")
+    return None

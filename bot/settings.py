@@ -118,6 +118,10 @@ class Settings(BaseSettings):
         ge=0,
         description="Seconds after which a lobby with enough players starts; 0 = never.",
     )
+    nudge_after: float = Field(
+        default=10, ge=0, le=3600,
+        description="Seconds a turn waits before its player gets a private reminder; 0 = never.",
+    )
 
     starting_chips: int = Field(default=1000, gt=0, description="Chips a new player gets.")
     daily_bonus: int = Field(default=200, gt=0, le=10**9,

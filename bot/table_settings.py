@@ -98,6 +98,9 @@ class TableSettings(BaseModel):
     autostart: Annotated[float, Field(ge=0, le=3600), Setting(
         "autostart", operator="lobby_autostart", presets=("0", "30", "60", "120"))] = 0
     """Seconds after the second player joins before the lobby starts by itself; 0: never."""
+    nudge_after: Annotated[float, Field(ge=0, le=3600), Setting(
+        "nudge", operator="nudge_after", presets=("0", "5", "10", "20", "30"))] = 10
+    """Seconds a turn waits before its player is reminded privately; 0: never."""
 
     @property
     def max_buy_in(self) -> int:

@@ -15,6 +15,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("topup", N_("Bring more chips between hands: /topup or /topup 200")),
     ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
     ("practice", N_("Practice against computer players, in private: /practice 3")),
+    ("table", N_("Post the table message again at the bottom of the chat")),
+    ("notify", N_("Turn reminders in private on or off: /notify on, /notify off")),
     ("balance", N_("Your chips")),
     ("daily", N_("Your daily bonus chips")),
     ("history", N_("The last hands of this chat")),

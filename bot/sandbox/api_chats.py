@@ -31,6 +31,16 @@ async def get_me(ctx: Ctx) -> Any:
     return data
 
 
+async def get_chat(ctx: Ctx) -> Any:
+    """getChat: a ChatFullInfo (the bot asks for a group's title after a restart)."""
+    chat = chat_for(ctx, writing=False)
+    data = chat.to_json()
+    data.update({"accent_color_id": 0, "max_reaction_count": 11})
+    if chat.is_group:
+        data["permissions"] = {"can_send_messages": True}
+    return data
+
+
 def _member_json(chat: ChatRecord, user: UserRecord, status: str) -> JSON:
     data: JSON = {"status": status, "user": user.to_json()}
     if status == "creator":
@@ -156,6 +166,7 @@ async def get_file(ctx: Ctx) -> Any:
 
 HANDLERS: dict[str, Handler] = {
     "getme": get_me,
+    "getchat": get_chat,
     "getchatmember": get_chat_member,
     "setmycommands": set_my_commands,
     "answercallbackquery": answer_callback_query,

@@ -261,6 +261,11 @@ _V8_PRACTICE: tuple[Step, ...] = (
     """,
 )
 
+_V9_NOTIFY: tuple[Step, ...] = (
+    # Whether the user wants a private reminder when his turn waits (/notify on|off).
+    "ALTER TABLE users ADD COLUMN notify INTEGER NOT NULL DEFAULT 1 CHECK (notify IN (0, 1))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -270,6 +275,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "group names and per-player hand results", _V6_PLAYED),
     Migration(7, "who waits for the next table of a chat", _V7_NEXT_GAME),
     Migration(8, "practice tables, their chips apart from real balances", _V8_PRACTICE),
+    Migration(9, "private turn reminders per user", _V9_NOTIFY),
 )
 LATEST = len(MIGRATIONS)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.store import ledger
 from bot.store.db import Database
@@ -12,6 +13,15 @@ from bot.store.models import Holdings, Movement, TableChips, User
 from bot.store.sql import Conn, execute, fetchall, fetchone
 
 MAX_NAME = 256
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    """One player's result at one table: chips taken home minus chips brought."""
+
+    user_id: int
+    net: int
+
 DAY = 24 * 60 * 60
 
 
@@ -131,6 +141,50 @@ class Users:
     async def set_private_chat(self, user_id: int, opened: bool = True) -> None:
         """Record whether the user has a private chat with the bot."""
         await self._update(user_id, "private_chat", int(bool(opened)))
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        """Turn the user's private turn reminders on or off."""
+        await self._update(user_id, "notify", int(bool(on)))
+
+    async def notify(self, user_id: int) -> bool:
+        """Whether the user wants a private reminder when his turn waits (unknown: no)."""
+        row = await self._db.fetchone("SELECT notify FROM users WHERE id = ?", (user_id,))
+        return row is not None and bool(row["notify"])
+
+    async def session(self, table_id: int) -> list[SessionResult]:
+        """What every player who sat at the table took home, as the ledger has it: his
+        cash-outs minus his buy-ins and top-ups, in the order they first sat down."""
+
+        async def work(conn: Conn) -> list[SessionResult]:
+            rows = await fetchall(
+                conn,
+                "SELECT user_id, sum(delta) AS net, min(id) AS first FROM ledger"
+                " WHERE account = 'balance' AND table_id = ?"
+                " AND kind IN ('buy_in', 'top_up', 'cash_out')"
+                " GROUP BY user_id ORDER BY first",
+                (table_id,),
+            )
+            return [SessionResult(int(r["user_id"]), int(r["net"])) for r in rows]
+
+        return await self._db.read(work)
+
+    async def biggest_pot(self, table_id: int) -> tuple[int, int, int] | None:
+        """The most one player won in one hand at the table: (hand number, player, chips)."""
+
+        async def work(conn: Conn) -> tuple[int, int, int] | None:
+            row = await fetchone(
+                conn,
+                "SELECT h.number AS number, l.user_id AS user_id, sum(l.delta) AS won"
+                " FROM ledger l JOIN hands h ON h.id = l.hand_id"
+                " WHERE l.account = 'stack' AND l.kind = 'win' AND h.table_id = ?"
+                " GROUP BY l.hand_id, l.user_id ORDER BY won DESC, h.number LIMIT 1",
+                (table_id,),
+            )
+            if row is None:
+                return None
+            return int(row["number"]), int(row["user_id"]), int(row["won"])
+
+        return await self._db.read(work)
 
     async def grant(self, user_id: int, amount: int, *, memo: str | None = None) -> int:
         """Grant chips (kind ``grant``); return the new balance."""

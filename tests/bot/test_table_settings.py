@@ -87,7 +87,7 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("turn", "0", "turn 0 is not accepted: Input should be greater than 0"),
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
-     "blindtime, svaratime, buyin, pause, autostart."),
+     "blindtime, svaratime, buyin, pause, autostart, nudge."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -136,10 +136,10 @@ def test_every_setting_reads_back_as_it_is_typed() -> None:
 def test_defaults_come_from_the_operator() -> None:
     operator = SimpleNamespace(default_ante=25, turn_timeout=60.0, blind_timeout=15.0,
                                svara_join_timeout=40.0, next_hand_delay=2.0,
-                               lobby_autostart=30.0)
+                               lobby_autostart=30.0, nudge_after=7.0)
     assert TableSettings.from_operator(operator) == TableSettings(
         ante=25, turn_timeout=60, blind_timeout=15, svara_join_timeout=40,
-        next_hand_delay=2, autostart=30)
+        next_hand_delay=2, autostart=30, nudge_after=7)
 
 
 def test_settings_text_lists_every_setting_as_typed() -> None:
@@ -165,6 +165,7 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "<code>buyin</code> 100",
         "<code>pause</code> 5",
         "<code>autostart</code> 0",
+        "<code>nudge</code> 10",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",
     ]

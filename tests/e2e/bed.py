@@ -36,6 +36,7 @@ FAST = {
     "blind_timeout": 30.0,
     "svara_join_timeout": 30.0,
     "next_hand_delay": 30.0,
+    "nudge_after": 0.0,
 }
 
 

@@ -30,7 +30,8 @@ async def test_balance_is_a_statement_with_each_stay_on_one_line(bed: Bed) -> No
     steady_clock(bed)
     await bed.open_table(group, ana, boris)
     await fold_one_hand(bed, group, players)
-    assert await reply(bed, ana, group, "/endgame") == []
+    (results,) = await reply(bed, ana, group, "/endgame")  # the table's results message
+    assert results.startswith("🏁 Svara: results after "), results
     after = await bed.store.users.balance(ana.id)
     assert after in (990, 1010)
     await bed.open_table(friday, boris, ana)
@@ -67,7 +68,8 @@ async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) ->
     assert await reply(bed, ana, group, "/topup 5") == [
         f"You can add up to 1000 chips now (your balance is 0). {HINT}"]
     await fold_one_hand(bed, group, players[:2])
-    assert await reply(bed, ana, group, "/endgame") == []
+    (results,) = await reply(bed, ana, group, "/endgame")  # the table's results message
+    assert results.startswith("🏁 Svara: results after "), results
 
     # A new table at an ante above his chips: the Join popup points him to /daily.
     assert await reply(bed, ana, group, "/settings ante 1500") != []

@@ -37,7 +37,7 @@ async def test_two_players_play_a_hand_to_the_showdown(bed: Bed) -> None:
     for seat, player in enumerate(players):
         cards = format_hand(cards_of(hand)[seat])
         assert f"{player.name}: {cards} ({points_of(hand)[seat]})" in screen
-    assert f"🏆 {players[winner].name} wins 40 with {points_of(hand)[winner]}" in screen
+    assert f"🏆 {players[winner].name} wins 40 with {points_of(hand)[winner]} points" in screen
     stacks = {p.name: 1020 if i == winner else 980 for i, p in enumerate(players)}
     for name, stack in stacks.items():
         assert f"{name}: {stack}" in screen

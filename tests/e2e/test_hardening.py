@@ -253,13 +253,12 @@ async def test_item16_a_restart_between_hands_keeps_the_last_result(bed: Bed) ->
     await folded_out(bed, group, players)
     shown = (await bed.table_message(group)).text or ""
     assert "🏆" in shown, shown
-    calls = len(bed.tg.transcript.calls)
     await bed.restart()
     await bed.idle()
-    assert (await bed.table_message(group)).text == shown
-    edits = [c for c in bed.tg.transcript.calls[calls:]
-             if c.chat_id == group.id and c.method == "editMessageText"]
-    assert edits == []
+    # The next deal's timer starts again after a restart, so only its deadline may differ.
+    after = (await bed.table_message(group)).text or ""
+    assert [x for x in after.splitlines() if not x.startswith("⌛")] == \
+        [x for x in shown.splitlines() if not x.startswith("⌛")]
 
 
 async def test_item16_a_showdown_the_kill_kept_from_the_chat_is_shown_after_restart(

@@ -92,8 +92,8 @@ async def test_hand_proof_opens_shown_cards_only_and_checks_with_hashlib(bed: Be
     assert {c for _, c, _ in opened} == shown and not folded & {c for _, c, _ in opened}
     # The root is the one every player got with his cards before the deal.
     for player, seat in ((ana, 0), (boris, 1), (vera, 2)):
-        dm = next(m.text or "" for m in player.inbox if "Deck commitment" in (m.text or ""))
-        assert f"Deck commitment: {commitment[1]}" in dm
+        dm = next(m.text or "" for m in player.inbox if "Points:" in (m.text or ""))
+        assert f"🔐 {commitment[1][:12]}" in dm.splitlines()
         own = [line.split("|") for line in dm.splitlines() if OPENING.fullmatch(line)]
         assert len(own) == 3
         assert {c for _, c, _ in own} == {c.ascii for c in dealt[seat]}

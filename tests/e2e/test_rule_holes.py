@@ -142,7 +142,7 @@ async def test_item6_endgame_during_a_hand_closes_the_table_when_the_hand_ends(b
     screen = table_text(bed, group, message_id)
     assert "🃏 Svara: the table is closed." in screen
     name = players[winner].name
-    assert f"🏆 {name} wins 50 with {points_of(hand)[winner]}" in screen
+    assert f"🏆 {name} wins 50 with {points_of(hand)[winner]} points" in screen
     assert CLOSED_AS_ASKED in screen
     expected = [990, 980, 980, 1000]
     expected[winner] += 50
@@ -197,7 +197,8 @@ async def test_item4_a_player_sitting_out_is_offered_the_svara_and_joins(bed: Be
     assert running.seats[2].stack == vera_stack - 20
     assert len(cards_dm(vera, 3)) == dealt_before + 1
     # In the svara she plays like anyone: her line shows her stack, not "away".
-    assert f"Vera: {vera_stack - 20}" in [line.lstrip("▶ ") for line in await lines(bed, group)]
+    assert f"Vera: {vera_stack - 20} · joined the svara" in [
+        line.lstrip("▶ ") for line in await lines(bed, group)]
     own = cards_of(running, 2, (0, 1, 2))[2]
     assert f"Hand 3: {format_hand(own)}" in cards_dm(vera, 3)[-1]
 
@@ -219,7 +220,7 @@ async def test_item18_im_back_pressed_during_a_hand_sticks(bed: Bed) -> None:
 
     assert await bed.press(vera, group, "I'm back") is None
     assert not any("I'm back" in row for row in await buttons(bed, group))
-    assert f"Vera: {vera_stack} · out" in await lines(bed, group)  # back from the next hand
+    assert f"Vera: {vera_stack} · out: was away at the deal" in await lines(bed, group)
     assert await bed.press(vera, group, "My cards") == NEXT_HAND_NO_CARDS
     assert await command(bed, boris, group, "/back") == [YOU_ARE_PLAYING]
     assert await command(bed, vera, group, "/back") == [YOU_ARE_PLAYING]
@@ -258,7 +259,7 @@ async def test_item19_a_seated_player_without_chips_is_told_what_is_true(bed: Be
     await ring(bed, group, "next")
     hand = bed.live(group).hand
     assert hand is not None and not hand.in_play(2)
-    assert "Vera: 0 · out" in await lines(bed, group)
+    assert "Vera: 0 · out: too few chips for the ante" in await lines(bed, group)
     assert await command(bed, vera, group, "/topup") == [TOP_UP_AFTER]
     assert await bed.press(vera, group, "My cards") == SHORT_NO_CARDS
     assert await command(bed, boris, group, "/topup") == [WAIT_FOR_HAND]

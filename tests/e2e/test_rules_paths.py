@@ -202,7 +202,7 @@ async def test_two_players_bet_call_and_show(bed: Bed) -> None:
     screen = await lines(bed, group)
     assert "Svara · hand 1 is over" in screen[0]
     assert shown(ana, hand, 0) in screen and shown(boris, hand, 1) in screen
-    assert f"🏆 Boris wins 60 with {points_of(hand)[1]}" in screen
+    assert f"🏆 Boris wins 60 with {points_of(hand)[1]} points" in screen
     assert "Boris: 1030" in screen and "Ana: 970" in screen
     assert stacks(bed.live(group)) == {ana.id: 970, boris.id: 1030}
     assert await balances(bed, [ana, boris]) == [0, 0]
@@ -227,7 +227,7 @@ async def test_three_players_with_a_custom_raise(bed: Bed) -> None:
     screen = await lines(bed, group)
     assert shown(boris, hand, 1) in screen and shown(vera, hand, 2) in screen
     assert format_hand(cards_of(hand)[0]) not in "\n".join(screen), "a folded hand was shown"
-    assert f"🏆 Vera wins 100 with {points_of(hand)[2]}" in screen
+    assert f"🏆 Vera wins 100 with {points_of(hand)[2]} points" in screen
     assert stacks(bed.live(group)) == {ana.id: 990, boris.id: 955, vera.id: 1055}
 
 
@@ -253,7 +253,7 @@ async def test_ten_players_all_call_the_minimum(bed: Bed) -> None:
     screen = await lines(bed, group)
     for seat, player in enumerate(players):
         assert shown(player, hand, seat) in screen
-    assert f"🏆 {NAMES[winner]} wins 200 with {points_of(hand)[winner]}" in screen
+    assert f"🏆 {NAMES[winner]} wins 200 with {points_of(hand)[winner]} points" in screen
     expected = {p.id: 1180 if i == winner else 980 for i, p in enumerate(players)}
     assert stacks(bed.live(group)) == expected
     assert f"{NAMES[winner]}: 1180" in screen
@@ -305,7 +305,7 @@ async def test_blind_chain_of_three_then_bet_double_and_blinds_pay_the_differenc
     await act(bed, georgi, group, "Call 80")
 
     screen = await lines(bed, group)
-    assert f"🏆 {players[winner].name} wins 560 with {points_of(hand)[winner]}" in screen
+    assert f"🏆 {players[winner].name} wins 560 with {points_of(hand)[winner]} points" in screen
     expected = {p.id: 830 for p in players}
     expected[vera.id] = 950
     expected[players[winner].id] += 560
@@ -398,8 +398,8 @@ async def test_all_in_side_pot_to_one_main_pot_to_another(bed: Bed) -> None:
 
     screen = await lines(bed, group)
     points = points_of(hand)
-    assert f"🏆 Vera wins 150 with {points[2]}" in screen
-    assert f"🏆 Ana wins 120 with {points[0]}" in screen
+    assert f"🏆 Vera wins 150 with {points[2]} points" in screen
+    assert f"🏆 Ana wins 120 with {points[0]} points" in screen
     assert stacks(bed.live(group)) == {ana.id: 1010, boris.id: 890, vera.id: 150}
 
 
@@ -438,14 +438,15 @@ async def test_all_in_main_pot_ties_into_a_svara_side_pot_paid(bed: Bed) -> None
     check_cards_sent(players, hand, 2, (0, 2))
     screen = await lines(bed, group)
     assert shown(ana, hand, 0, 2, (0, 2)) in screen and shown(vera, hand, 2, 2, (0, 2)) in screen
-    assert f"🏆 Ana wins 150 with {points_of(hand, 2, (0, 2))[0]}" in screen
+    assert f"🏆 Ana wins 150 with {points_of(hand, 2, (0, 2))[0]} points" in screen
     assert stacks(bed.live(group)) == {ana.id: 1160, boris.id: 890, vera.id: 0}
 
     # Vera cannot pay the ante: the next hand is dealt without her.
     second = await deal_next(bed, group, 2)
     assert not second.seats[2].in_round
     screen = await lines(bed, group)
-    assert "Pot: 20 · dealer Ana" in screen and "Vera: 0 · out" in screen
+    assert "Pot: 20 · dealer Ana" in screen \
+        and "Vera: 0 · out: too few chips for the ante" in screen
     closed = await end_table(bed, ana, group, players)
     assert "🏆 Ana takes 20" in closed  # hand 2 was played out: Boris folded
     assert await balances(bed, players) == [1170, 880, 0]
@@ -485,7 +486,7 @@ async def test_two_pots_tie_into_two_svaras_main_pot_first(bed: Bed) -> None:
     screen = await lines(bed, group)
     assert "Svara · hand 1 · svara 2" in screen[0]
     assert "Pot: 120 · dealer Vera" in screen
-    assert "Boris: 1040" in screen and "Vera: 0 · out" in screen
+    assert "Boris: 1040" in screen and "Vera: 0 · out: not in the tie" in screen
     await act(bed, ana, group, "No blind")
     check_cards_sent(players, hand, 3, (0, 1))
     assert [len(cards_dm(p)) for p in players] == [3, 3, 2]
@@ -493,7 +494,7 @@ async def test_two_pots_tie_into_two_svaras_main_pot_first(bed: Bed) -> None:
     await act(bed, boris, group, "Call 10")
 
     screen = await lines(bed, group)
-    assert f"🏆 {players[winner].name} wins 140 with {points_of(hand, 3, (0, 1))[winner]}" \
+    assert f"🏆 {players[winner].name} wins 140 with {points_of(hand, 3, (0, 1))[winner]} points" \
         in screen
     expected = {ana.id: 880, boris.id: 1030, vera.id: 0}
     expected[players[winner].id] += 140
@@ -526,7 +527,7 @@ async def test_pot_limit_caps_bets_at_the_pot(bed: Bed) -> None:
     await act(bed, boris, group, "Call 60")
 
     screen = await lines(bed, group)
-    assert f"🏆 {players[winner].name} wins 180 with {points_of(hand)[winner]}" in screen
+    assert f"🏆 {players[winner].name} wins 180 with {points_of(hand)[winner]} points" in screen
     expected = {p.id: 910 for p in players}
     expected[players[winner].id] += 180
     assert stacks(bed.live(group)) == expected
@@ -552,7 +553,7 @@ async def test_fixed_cap_limits_every_bet_and_the_blind(bed: Bed) -> None:
     await act(bed, boris, group, "Call 30")
 
     screen = await lines(bed, group)
-    assert f"🏆 {players[winner].name} wins 140 with {points_of(hand)[winner]}" in screen
+    assert f"🏆 {players[winner].name} wins 140 with {points_of(hand)[winner]} points" in screen
     expected = {p.id: 930 for p in players}
     expected[players[winner].id] += 140
     assert stacks(bed.live(group)) == expected
@@ -583,7 +584,7 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
     assert "Tie between Boris, Vera: a svara for 60. Others may join for 30. ⏳ 30 seconds" \
         in screen
     # Ana may join (the marker shows who is awaited); Georgi cannot pay the whole stake.
-    assert "▶ Ana: 990 · out" in screen and "Georgi: 20 · out" in screen
+    assert "▶ Ana: 990 · may join the svara" in screen and "Georgi: 20 · folded" in screen
     assert await buttons(bed, group) == [["Join svara (30)", "Skip"], ["My cards"]]
     assert await bed.press(boris, group, "Join svara (30)") == "You cannot join this svara."
     assert await bed.press(georgi, group, "Join svara (30)") == "You cannot join this svara."
@@ -592,7 +593,7 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
 
     screen = await lines(bed, group)
     assert "Svara · hand 1 · svara" in screen[0]
-    assert "Pot: 90 · dealer Ana" in screen and "Ana: 960" in screen
+    assert "Pot: 90 · dealer Ana" in screen and "Ana: 960 · joined the svara" in screen
     assert "Boris: blind or not? ⏳ 30 seconds" in screen
     await act(bed, boris, group, "No blind")
     # The svara is dealt anew: every player of it gets new cards in private, Georgi none.
@@ -608,7 +609,7 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
     screen = await lines(bed, group)
     points = points_of(hand, 2, second)
     assert all(shown(players[i], hand, i, 2, second) in screen for i in second)
-    assert f"🏆 Ana wins 120 with {points[0]}" in screen
+    assert f"🏆 Ana wins 120 with {points[0]} points" in screen
     assert stacks(bed.live(group)) == {ana.id: 1070, boris.id: 970, vera.id: 970, georgi.id: 20}
 
 
@@ -650,7 +651,7 @@ async def test_svara_join_and_blind_timers_ring(bed: Bed) -> None:
 
     # Nobody joins: the window closes by itself and the svara is played by the two.
     screen = await until_shown(bed, group, "Boris to act. ⏳ 30 seconds")
-    assert "Svara · hand 1 · svara" in screen[0] and "Ana: 990 · out" in screen
+    assert "Svara · hand 1 · svara" in screen[0] and "Ana: 990 · folded" in screen
     screens = seen(bed, group)
     tie = first_showing(
         screens, "Tie between Boris, Vera: a svara for 50. Others may join for 25. ⏳ 1 second")
@@ -690,7 +691,7 @@ async def test_svara_that_ties_again(bed: Bed) -> None:
             assert screen[0].endswith(f"hand 1 · {title}"), screen[0]
             assert f"Pot: {pot} · dealer Ana" in screen
     screen = await lines(bed, group)
-    assert f"🏆 {players[winner].name} wins 80 with {points_of(hand, 3)[winner]}" in screen
+    assert f"🏆 {players[winner].name} wins 80 with {points_of(hand, 3)[winner]} points" in screen
     assert stacks(bed.live(group)) == {p.id: 1040 if i == winner else 960
                                        for i, p in enumerate(players)}
 
@@ -785,7 +786,7 @@ async def test_table_closes_when_fewer_than_two_can_pay_the_ante(bed: Bed) -> No
     closed = [m for m in group.bot_messages() if "the table is closed" in (m.text or "")]
     assert len(closed) == 1
     screen = [line.strip() for line in (closed[0].text or "").splitlines()]
-    assert f"🏆 Ana wins 2000 with {points_of(hand)[0]}" in screen
+    assert f"🏆 Ana wins 2000 with {points_of(hand)[0]} points" in screen
     assert ("Fewer than two players can pay the ante: the table is closed and every stack "
             "went back.") in screen
     assert closed[0].buttons == []

@@ -176,7 +176,8 @@ def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
                        .text.splitlines())
         if " is over" in lines[0]:
             break
-        acting = "Ana" if lines[-1].startswith("Ana") else HOSTILE
+        turn = next((x for x in lines if " to act" in x or ": blind or not?" in x), "")
+        acting = "Ana" if turn.startswith("Ana") else HOSTILE
         _seat(driver, acting)
         labels = _until(driver, lambda d: _labels(_table(d)))
         choice = next((x for x in labels if x in ("No blind", "Skip")), None) \
