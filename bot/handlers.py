@@ -319,13 +319,17 @@ async def on_table_command(update: Update, context: Context) -> None:
             stack = await games.top_up(live, who, _amount(context.args) if context.args else None)
             await _reply(context, message, tr.format("Your stack is now {stack}.", stack=stack))
         elif command == "bet":
-            amount = _amount(context.args)
-            if live.hand is None:
-                raise errors.NoHand()
-            await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id,
-                              seq=None)
+            await bet(games, live, who, context.args)
 
     await _run(message, tr, work(), context)
+
+
+async def bet(games: Games, live: Live, who: Player, args: list[str] | None) -> None:
+    """/bet N: bet or raise to N in the hand in play."""
+    amount = _amount(args)
+    if live.hand is None:
+        raise errors.NoHand()
+    await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id, seq=None)
 
 
 def _amount(args: list[str] | None) -> int:

@@ -31,19 +31,19 @@ from bot.games import Games, Live, Player
 from bot.handlers import (
     Context,
     Services,
-    _amount,
     _group_command,
     _popup,
     _refusal,
     _reply,
     _run,
+    bet,
     player_of,
 )
 from bot.i18n import N_, Translations, Translator
 from bot.pacing import URGENT
 from bot.store.errors import TableExists
 from bot.store.practice import MAX_COMPUTERS, computer_number, computer_of, is_computer
-from engine import Act, Action, Hand, Phase
+from engine import Action, Hand, Phase
 from engine.players import Computer, Level
 from engine.table import Table
 
@@ -354,11 +354,7 @@ async def on_private_command(update: Update, context: Context) -> None:
         elif command == "back":
             await games.come_back(live, who)
         elif command == "bet":
-            amount = _amount(context.args)
-            if live.hand is None:
-                raise errors.NoHand()
-            await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id,
-                              seq=None)
+            await bet(games, live, who, context.args)
         else:
             raise PracticeChips()
 
