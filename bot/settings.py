@@ -24,6 +24,8 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.pacing import PER_MINUTE
+
 ENV_PREFIX = "SVARA_"
 DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
 DEFAULT_WEBHOOK_PORT = 8443
@@ -129,7 +131,7 @@ class Settings(BaseSettings):
     default_ante: int = Field(default=10, gt=0, description="Ante of a new table.")
     rate_limit: bool = Field(default=True, description="Throttle calls to stay under limits.")
     group_per_minute: float = Field(
-        default=18, gt=0, le=10_000,
+        default=PER_MINUTE, gt=0, le=10_000,
         description="Calls a minute the bot makes into one group (Telegram allows about 20).",
     )
     log_level: LogLevel = Field(default="INFO", description="Logging threshold.")

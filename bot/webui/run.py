@@ -24,6 +24,7 @@ from bot.app import build_application, rate_limiter
 from bot.games import Games
 from bot.handlers import Services
 from bot.http import AiohttpRequest
+from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -72,7 +73,7 @@ class Running:
 def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
     return Settings(
         bot_token=SecretStr(SETTINGS_TOKEN), database=db, rate_limit=False,
-        group_per_minute=18 * speed,
+        group_per_minute=PER_MINUTE * speed,
         _env_file=None,  # type: ignore[call-arg]
         **overrides,
     )

@@ -17,6 +17,7 @@ from bot.app import build_application, rate_limiter, table_defaults
 from bot.games import Games, Live
 from bot.handlers import Services
 from bot.http import AiohttpRequest
+from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
@@ -58,7 +59,7 @@ class Bed:
     def settings(self) -> Settings:
         return Settings(
             bot_token=SecretStr(FAKE_TOKEN), database=self.db, rate_limit=False,
-            group_per_minute=18 * TIME_SCALE,
+            group_per_minute=PER_MINUTE * TIME_SCALE,
             _env_file=None,  # type: ignore[call-arg]
             **self.overrides,
         )
