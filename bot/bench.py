@@ -590,8 +590,12 @@ def _table_lines(text: str) -> list[str]:
     return out
 
 
+_ROOT = str(Path(__file__).resolve().parents[1])
+"""The checkout, cut from profile lines like the library paths."""
+
+
 def _shorten(line: str) -> str:
-    for mark in ("site-packages/", "/work/main/", "/lib/python3"):
+    for mark in ("site-packages/", f"{_ROOT}/", "/lib/python3"):
         head, sep, tail = line.partition(mark)
         if sep:
             cut = head.rfind(" ")
