@@ -25,7 +25,7 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 
 from bot.games import Games
-from bot.handlers import Context, Services, register
+from bot.handlers import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.ops.backups import Backups
@@ -40,6 +40,7 @@ from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
 from bot.practice import Practice
+from bot.routes import register
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.table_settings import TableSettings

@@ -589,7 +589,7 @@ async def after_newgame(update: Update, context: Context) -> None:
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """The commands of this module; `bot.handlers.register` calls it."""
+    """The commands of this module; `bot.routes.register` calls it."""
     app.add_handler(TypeHandler(Update, _note_title, block=False), group=-1)
     app.add_handler(CommandHandler("settings", on_settings))
     app.add_handler(CommandHandler("newgame", after_newgame), group=1)

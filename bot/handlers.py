@@ -24,16 +24,12 @@ from telegram import (
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
-    Application,
     CallbackContext,
-    CallbackQueryHandler,
-    ChatMemberHandler,
-    CommandHandler,
     ExtBot,
 )
 
 from bot import errors
-from bot.callback_data import PATTERN, BadCallbackData, Button, Press
+from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
 from bot.names import display_name
@@ -475,23 +471,3 @@ async def on_error(update: object, context: Context) -> None:
         log.warning("Telegram did not answer in time: %s", err)
         return
     log.error("unhandled error in an update handler", exc_info=err)
-
-
-def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Every handler of the bot, in one place."""
-    app.add_handler(CommandHandler("start", on_start))
-    app.add_handler(CommandHandler("newgame", on_newgame))
-    from bot import practice  # builds on this module; its commands go before the group's
-
-    practice.register(app)
-    app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet", "topup"],
-                                   on_table_command))
-    app.add_handler(CommandHandler("help", on_help))
-    app.add_handler(CommandHandler("rules", on_rules))
-    app.add_handler(CommandHandler("table", on_table))
-    app.add_handler(CommandHandler("notify", on_notify))
-    app.add_handler(ChatMemberHandler(on_added, ChatMemberHandler.MY_CHAT_MEMBER))
-    __import__("bot.commands", fromlist=["register"]).register(app)
-    app.add_handler(CallbackQueryHandler(on_press, pattern=PATTERN))
-    app.add_handler(CallbackQueryHandler(on_unknown_press))
-    app.add_error_handler(on_error)
