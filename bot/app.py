@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -78,6 +78,36 @@ def table_defaults(settings: Settings) -> TableSettings:
     return TableSettings.from_operator(settings)
 
 
+SENDS = frozenset({
+    "sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup", "copyMessage",
+    "forwardMessage", "editMessageText", "editMessageCaption", "editMessageReplyMarkup",
+    "editMessageMedia", "pinChatMessage", "unpinChatMessage",
+})
+"""Calls that put or change something in a chat: the ones Telegram's flood limits count."""
+
+
+class SendLimiter(AIORateLimiter):
+    """PTB's limiter, applied only to calls that put or change something in a chat.
+
+    A look-up such as getChatMember or getChat names a chat too, but is no message: taken
+    through the group bucket, it would make the next table edit wait a whole slot.
+    """
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        if endpoint not in SENDS:
+            return await callback(*args, **kwargs)
+        return await super().process_request(callback, args, kwargs, endpoint, data,
+                                             rate_limit_args)
+
+
 def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
     """PTB's limiter set to stay within Telegram's flood limits.
 
@@ -86,7 +116,7 @@ def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
 
     `time_scale` > 1 runs the same limits on a faster clock (tests compress time).
     """
-    return AIORateLimiter(
+    return SendLimiter(
         overall_max_rate=OVERALL_BURST, overall_time_period=OVERALL_PERIOD / time_scale,
         group_max_rate=GROUP_BURST, group_time_period=GROUP_PERIOD / time_scale,
         max_retries=0,
