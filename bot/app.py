@@ -53,12 +53,12 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
 # Telegram counts about 20 messages a minute in a group and 30 a second overall, over any
 # window. aiolimiter's leaky bucket lets through its capacity plus its rate times the
-# window, so both stay under the limits with room for network jitter: at most 14 + 14 in a
-# second overall. In a group the bot paces itself (`bot.pacing`, 19 a minute, evenly
-# spaced); the limiter's group bucket (1 + one per 3.1 s, at most 20 in any minute) is only a
-# safety net under that pace, so a table message never waits in it.
+# window. Overall: 4 at once and then 25 a second (one per 0.16 s), so at most 29 in any
+# second while a busy bot keeps 25 a second. In a group the bot paces itself (`bot.pacing`,
+# 19 a minute, evenly spaced); the limiter's group bucket (1 + one per 3.1 s, at most 20
+# in any minute) is only a safety net under that pace, so a table message never waits in it.
 GROUP_BURST, GROUP_PERIOD = 1, 3.1
-OVERALL_BURST, OVERALL_PERIOD = 14, 1.0
+OVERALL_BURST, OVERALL_PERIOD = 4, 0.16
 
 CONCURRENT_UPDATES = 256
 """Updates handled at once: tables are independent, each has its own lock."""
