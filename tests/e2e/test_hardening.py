@@ -12,9 +12,10 @@ from bot.games import Live
 from bot.sandbox import Fault
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
-from bot.table_settings import SETTING_NAMES, TableSettings
+from bot.table_settings import SETTING_NAMES
 from engine import Act, Phase, format_hand
 from tests.e2e.bed import Bed
+from tests.e2e.test_rules_paths import configure
 
 STORE_FAILED = "I could not save that, so nothing changed. Please try again later."
 WRITTEN = ("users", "chats", "tables", "seats", "hands", "actions", "ledger")
@@ -41,13 +42,6 @@ def disk_full(db: Path) -> Iterator[None]:
         for name in names:
             conn.execute(f"DROP TRIGGER IF EXISTS {name}")
         conn.close()
-
-
-async def configure(bed: Bed, group: ChatRecord, **settings: float) -> None:
-    values = {"turn_timeout": 30.0, "blind_timeout": 30.0, "svara_join_timeout": 30.0,
-              "next_hand_delay": 30.0, **settings}
-    TableSettings.model_validate(values)
-    await bed.store.chats.set_settings(group.id, values)
 
 
 async def reply_to(bed: Bed, command: MessageRecord) -> str:

@@ -9,16 +9,9 @@ from bot.sandbox.limits import FloodMode
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from bot.sandbox.transcript import Call
-from bot.table_settings import TableSettings
 from engine import Hand
 from tests.e2e.bed import Bed
-
-
-async def configure(bed: Bed, group: ChatRecord) -> None:
-    values = {"turn_timeout": 30.0, "blind_timeout": 30.0, "svara_join_timeout": 30.0,
-              "next_hand_delay": 30.0}
-    TableSettings.model_validate(values)
-    await bed.store.chats.set_settings(group.id, values)
+from tests.e2e.test_rules_paths import configure
 
 
 def group_writes(calls: list[Call], group: ChatRecord) -> list[Call]:
