@@ -298,12 +298,12 @@ async def on_balance(update: Update, context: Context) -> None:
         at_tables = sum(t.stack for t in found.tables)
         if message.chat.type != ChatType.PRIVATE:
             await _reply(context, message, tr.format(
-                "{name}: {balance} chips, {tables} at tables. /balance in private for the "
-                "statement.", name=who.name, balance=found.balance, tables=at_tables))
+                "{name}: {balance}, {tables} at tables. /balance in private for the "
+                "statement.", name=who.name, balance=tr.chips(found.balance), tables=at_tables))
             return
         lines: list[str] = [
-            tr.format("🏦 <b>{name}</b>: {total} chips", name=who.name,
-                      total=found.balance + at_tables),
+            tr.format("🏦 <b>{name}</b>: {total}", name=who.name,
+                      total=tr.chips(found.balance + at_tables)),
             tr.format("Balance: <b>{balance}</b>", balance=found.balance)]
         lines += [tr.format("At the table of {place}: {stack}", place=_place(tr, t.title),
                             stack=t.stack) for t in found.tables]
@@ -357,8 +357,8 @@ async def on_daily(update: Update, context: Context) -> None:
                                                      wait=wait_text(tr, due - now)))
             return
         await _reply(context, message, tr.format(
-            "🎁 {name}: +{amount} chips. Balance: {balance}. Come back in 24 h.",
-            name=who.name, amount=amount, balance=balance))
+            "🎁 {name}: +{amount}. Balance: {balance}. Come back in 24 h.",
+            name=who.name, amount=tr.chips(amount), balance=balance))
 
     await _run(message, tr, work(), context)
 
@@ -367,9 +367,10 @@ async def on_daily(update: Update, context: Context) -> None:
 
 
 def _standing_line(tr: Translator, s: Standing) -> Html:
-    return tr.format("{rank}. {name}: {net:+d} · {played} hands, {won} won · biggest pot "
+    hands = tr.nformat("{count} hand", "{count} hands", s.played, count=s.played)
+    return tr.format("{rank}. {name}: {net:+d} · {hands}, {won} won · biggest pot "
                      "{biggest}", rank=s.rank, name=short_name(s.name), net=s.net,
-                     played=s.played, won=s.won, biggest=s.biggest)
+                     hands=hands, won=s.won, biggest=s.biggest)
 
 
 async def on_top(update: Update, context: Context) -> None:

@@ -13,13 +13,19 @@ class BotError(Exception):
     """A refusal; `text(tr)` is what the player is told (a popup or a reply)."""
 
     msgid: ClassVar[str] = N_("That is not possible now.")
+    chips: ClassVar[tuple[str, ...]] = ()
+    """Parameters that are amounts of chips, written "1 chip", "1,250 chips"."""
 
     def __init__(self, **params: object) -> None:
         super().__init__(self.msgid)
         self.params = params
 
     def text(self, tr: Translator) -> str:
-        return tr.format(self.msgid, **self.params) if self.params else tr.gettext(self.msgid)
+        if not self.params:
+            return tr.gettext(self.msgid)
+        values = {name: tr.chips(value) if name in self.chips and isinstance(value, int) else value
+                  for name, value in self.params.items()}
+        return tr.format(self.msgid, **values)
 
 
 class Expired(BotError):
@@ -70,7 +76,8 @@ DAILY_HINT = N_("Short of chips? /daily gives you free chips once a day.")
 
 
 class NotEnoughChips(BotError):
-    msgid = N_("You need at least {ante} chips to sit at this table (you have {balance}).")
+    msgid = N_("You need at least {ante} to sit at this table (you have {balance}).")
+    chips = ("ante", "balance")
 
     def text(self, tr: Translator) -> str:
         return super().text(tr) + " " + tr.gettext(DAILY_HINT)
@@ -120,7 +127,8 @@ class Closing(BotError):
 
 
 class BadTopUp(BotError):
-    msgid = N_("You can add up to {room} chips now (your balance is {balance}).")
+    msgid = N_("You can add up to {room} now (your balance is {balance}).")
+    chips = ("room", "balance")
 
     def text(self, tr: Translator) -> str:
         """When the balance, not the table's maximum, is what stops him: the way to /daily."""

@@ -286,10 +286,12 @@ def _count(args: list[str]) -> int:
 async def _open(context: Context, chat_id: int, who: Player, tr: Translator,
                 count: int) -> None:
     async def announce(names: list[str], chips: int) -> None:
-        text = tr.format("Practice against {names}. You play with {chips} practice chips: "
+        stake = tr.nformat("{count} practice chip", "{count} practice chips", chips,
+                           count=tr.number(chips))
+        text = tr.format("Practice against {names}. You play with {chips}: "
                          "they are not your balance and never become it. The table closes "
                          "when you leave, sit out or run out of chips, or on /endgame.",
-                         names=", ".join(names), chips=chips)
+                         names=", ".join(names), chips=stake)
         await context.services.outbox.pace.slot(chat_id, URGENT)
         with contextlib.suppress(TelegramError):
             await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)

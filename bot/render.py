@@ -426,8 +426,8 @@ def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[st
         elif best is None:
             lines.append(tr.format("🏆 {names} takes {pot}", names=names, pot=amount))
         else:
-            lines.append(tr.format("🏆 {names} wins {pot} with {points} points", names=names,
-                                   pot=amount, points=best))
+            lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=names,
+                                   pot=amount, points=tr.points(best)))
     if outcome.decks and view.hand_no:
         lines.append(tr.format("🔐 fairness: /hand {n}", n=view.hand_no))
     return lines
@@ -533,8 +533,8 @@ def cards_popup(tr: Translator, hand: Hand, seat: int) -> str:
     cards = hand.cards(seat)
     if not cards:
         return tr.gettext("No cards yet: they are dealt after the blind.")
-    return tr.format("Your cards: {cards} ({points} points)", cards=cards_text(cards),
-                     points=hand.points(seat)).replace("&amp;", "&")
+    return tr.format("Your cards: {cards} ({points})", cards=cards_text(cards),
+                     points=tr.points(hand.points(seat))).replace("&amp;", "&")
 
 
 # --------------------------------------------------------------------- telling people

@@ -204,6 +204,10 @@ class Translator:
         """A number of chips: "1 chip", "1,250 chips"."""
         return self.nformat("{count} chip", "{count} chips", count, count=self.number(count))
 
+    def points(self, count: int) -> Html:
+        """A hand's points: "1 point", "31 points"."""
+        return self.nformat("{count} point", "{count} points", count, count=self.number(count))
+
     def seconds(self, count: int) -> Html:
         """A number of seconds: "1 second", "45 seconds"."""
         return self.nformat("{count} second", "{count} seconds", count, count=self.number(count))

@@ -66,7 +66,7 @@ async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) ->
     await bed.open_table(group, ana, boris)
     # The stack is the whole balance (1000 of 2000 possible): the balance stops a top-up.
     assert await reply(bed, ana, group, "/topup 5") == [
-        f"You can add up to 1000 chips now (your balance is 0). {HINT}"]
+        f"You can add up to 1,000 chips now (your balance is 0 chips). {HINT}"]
     await fold_one_hand(bed, group, players[:2])
     (results,) = await reply(bed, ana, group, "/endgame")  # the table's results message
     assert results.startswith("🏁 Svara: results after "), results
@@ -77,8 +77,8 @@ async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) ->
     await cyril.start_bot()
     answer = await (await cyril.press(await bed.table_message(group), "Join")).answer()
     assert answer.show_alert
-    assert answer.text == (f"You need at least 1500 chips to sit at this table (you have "
-                           f"1000). {HINT}")
+    assert answer.text == (f"You need at least 1,500 chips to sit at this table (you have "
+                           f"1,000 chips). {HINT}")
     assert await reply(bed, cyril, group, "/join") == [answer.text]
     assert await bed.store.users.balance(cyril.id) == 1000
 
@@ -90,4 +90,4 @@ async def test_a_topup_stopped_by_the_tables_maximum_does_not_mention_daily(bed:
     await bed.store.chats.set_settings(group.id, {"max_buy_in_antes": 50})
     await bed.open_table(group, ana, boris)
     assert await reply(bed, ana, group, "/topup 5") == [
-        "You can add up to 0 chips now (your balance is 500)."]
+        "You can add up to 0 chips now (your balance is 500 chips)."]

@@ -152,7 +152,7 @@ async def test_top_and_stats_match_the_ledger_and_the_chart_is_a_png(bed: Bed) -
     for rank, p in enumerate(ranked, start=1):
         won = 1 if rank == 1 else 0
         assert lines[rank].startswith(
-            f"{rank}. {p.name}: {nets[p.name]:+d} · 1 hands, {won} won · biggest pot "), lines
+            f"{rank}. {p.name}: {nets[p.name]:+d} · 1 hand, {won} won · biggest pot "), lines
     assert await reply(bed, vera, group, "/top nonsense") == [
         "Use /top, or /top all for every chat."]
 

@@ -88,7 +88,7 @@ async def test_a_whole_practice_table_leaves_the_real_balance_alone(bed: Bed) ->
     await ana.send(ana.dm, "/practice 2")
     await settle(bed)
     intro = next(m.text or "" for m in ana.inbox if (m.text or "").startswith("Practice against"))
-    assert "Bot Ana (normal), Bot Boris (cautious)" in intro and "1000 practice chips" in intro
+    assert "Bot Ana (normal), Bot Boris (cautious)" in intro and "1,000 practice chips" in intro
     live = bed.live(ana.dm)
     assert [s.player for s in live.table.seats] == [
         ana.id, computer_of(ana.id, 1), computer_of(ana.id, 2)]
