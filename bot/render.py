@@ -530,11 +530,11 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
 
 def cards_popup(tr: Translator, hand: Hand, seat: int) -> str:
     """The "My cards" popup (at most 200 characters)."""
-    cards = hand.cards(seat)
-    if not cards:
+    cards, points = hand.cards(seat), hand.points(seat)
+    if not cards or points is None:
         return tr.gettext("No cards yet: they are dealt after the blind.")
     return tr.format("Your cards: {cards} ({points})", cards=cards_text(cards),
-                     points=tr.points(hand.points(seat))).replace("&amp;", "&")
+                     points=tr.points(points)).replace("&amp;", "&")
 
 
 # --------------------------------------------------------------------- telling people
