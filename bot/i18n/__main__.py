@@ -1,4 +1,4 @@
-"""Catalogue maintenance: ``python -m bot.i18n extract | check | init LANG``."""
+"""Catalogue maintenance: ``python -m bot.i18n extract | check [LANG...] | init LANG``."""
 
 from __future__ import annotations
 
@@ -6,15 +6,24 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.i18n import LOCALES_DIR, CatalogError
-from bot.i18n.catalogs import REPO_ROOT, check, extract, init, update
+from bot.i18n import LOCALES_DIR, CatalogError, catalog_path, read_catalog
+from bot.i18n.catalogs import (
+    REPO_ROOT,
+    TEMPLATE_NAME,
+    catalogues,
+    extract,
+    init,
+    problems,
+    stale,
+    update,
+)
 
 USAGE = """\
-extract   collect the marked strings from the code (per babel.cfg), rewrite
-          bot/locales/messages.pot and merge it into every messages.po
-          (English entries are filled with the source text)
-check     exit 1 if the English catalogue or the template lags behind the code
-init LANG start the catalogue of a new language, e.g. init bg
+extract      pybabel extract (per babel.cfg) into bot/locales/messages.pot,
+             then pybabel update of every catalogue
+check [LANG] exit 1 if the template lags behind the code, or a catalogue has a
+             message missing, empty or fuzzy, or fields or tags unlike the English
+init LANG    pybabel init: start the catalogue of a new language, e.g. init bg
 """
 
 
@@ -30,29 +39,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--locales", type=Path, default=LOCALES_DIR, help="catalogue folder")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("extract", help="update the template and catalogues")
-    commands.add_parser("check", help="verify the English catalogue matches the code")
+    check = commands.add_parser("check", help="what is missing or wrong, per language")
+    check.add_argument("languages", nargs="*", help="only these languages")
     new = commands.add_parser("init", help="start a new language")
     new.add_argument("language", help="language code, e.g. bg")
     args = parser.parse_args(argv)
-
+    template = args.locales / TEMPLATE_NAME
     try:
         if args.command == "check":
-            problems = check(args.root, args.locales)
-            for problem in problems:
+            found = stale(args.root, args.locales)
+            base = read_catalog(template) if template.is_file() else None
+            for language, catalog in catalogues(args.locales).items():
+                if base is not None and (not args.languages or language in args.languages):
+                    found += problems(catalog, base)
+            for problem in found:
                 print(problem, file=sys.stderr)
-            return 1 if problems else 0
-        template = extract(args.root)
+            if found:
+                print(f"{len(found)} problems", file=sys.stderr)
+            return 1 if found else 0
         if args.command == "init":
             print(f"created {init(args.language, template, args.locales)}")
-            print("now run: python -m bot.i18n extract")
             return 0
-        changed = update(template, args.locales)
+        extract(args.root, template)
+        update(template, args.locales)
     except CatalogError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    for path in changed:
-        print(f"updated {path}")
-    print(f"{len(template)} messages; {len(changed) or 'no'} files changed")
+    print(f"{len(read_catalog(template))} messages in {template}")
+    for language in sorted(d.name for d in args.locales.iterdir() if d.is_dir()):
+        if catalog_path(args.locales, language).is_file():
+            print(f"updated {language}")
     return 0
 
 

@@ -1,286 +1,245 @@
-"""Keeping the catalogues in step with the code (a developer's tool, not run by the bot).
+"""Keeping the catalogues in step with the code, and checking what translators wrote.
 
-``extract`` reads ``babel.cfg`` and collects the marked strings; ``update`` merges
-them into ``messages.pot`` and every ``messages.po``. English is the source language:
-its new entries are filled with the msgid and its obsolete ones dropped, so the
-English catalogue always matches the code exactly (``check`` verifies that).
+The work is done by Babel's own commands, configured by ``babel.cfg``::
+
+    pybabel extract -F babel.cfg -c Translators: -s --add-location=file --sort-by-file \\
+        -w 100 -o bot/locales/messages.pot .
+    pybabel update -i bot/locales/messages.pot -d bot/locales -w 100 --ignore-obsolete
+    pybabel init -i bot/locales/messages.pot -d bot/locales -l bg -w 100
+
+``python -m bot.i18n extract`` runs the first two with exactly these options, and
+``python -m bot.i18n check`` says what a translator still has to do. English is the
+source language: the code's strings are the English text, so it has no catalogue.
+
+``problems`` checks a catalogue against the template: every message translated and
+not fuzzy, the same ``{fields}`` and the same HTML tags as the English source, and a
+plural message with all the forms its language has.
 """
 
 from __future__ import annotations
 
-import configparser
+import contextlib
 import io
+import logging
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from importlib import metadata
+import string
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from gettext import c2py
 from pathlib import Path
 from typing import Final
 
-from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.pofile import write_po
+from babel.core import Locale
+from babel.messages.catalog import Catalog, Message
+from babel.messages.frontend import CommandLineInterface
 
 from bot.i18n import DEFAULT_LANGUAGE, DOMAIN, LOCALES_DIR, CatalogError, catalog_path, read_catalog
+
+__all__ = [
+    "LANGUAGES",
+    "REPO_ROOT",
+    "TEMPLATE_NAME",
+    "catalogues",
+    "extract",
+    "fields",
+    "init",
+    "native_name",
+    "problems",
+    "pybabel",
+    "stale",
+    "tags",
+    "update",
+]
 
 REPO_ROOT: Final = LOCALES_DIR.parent.parent
 CONFIG_FILE: Final = "babel.cfg"
 TEMPLATE_NAME: Final = f"{DOMAIN}.pot"
-PROJECT: Final = "svara-bot"
-COMMENT_TAG: Final = "Translators:"
-HEADER_COMMENT: Final = """\
-# Messages of PROJECT, the Svara bot.
-# Translate the msgstr lines; msgids come from the code via `python -m bot.i18n extract`.
-#"""
+WIDTH: Final = "100"
 
-Keyword = tuple[int | tuple[int, str], ...] | None
-MessageKey = tuple[str, str | None]
+LANGUAGES: Final = ("en", "bg", "cs", "id", "hi", "zu")
+"""The languages the bot ships, English (the source) first."""
 
-# Header lines that change on every run without any message changing.
-_VOLATILE = re.compile(
-    r'^"(POT-Creation-Date|PO-Revision-Date|Generated-By|Project-Id-Version): .*$\n?',
-    re.MULTILINE,
-)
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>")
+_FORMATTER = string.Formatter()
 
 
-@dataclass(frozen=True)
-class ExtractConfig:
-    """What ``babel.cfg`` says: which files, by which method, with which keywords."""
-
-    method_map: list[tuple[str, str]]
-    options_map: dict[str, dict[str, str]]
-    keywords: dict[str, Keyword] = field(default_factory=dict)
-
-
-def parse_keyword(spec: str) -> tuple[str, Keyword]:
-    """A pybabel ``-k`` spec: ``name``, ``name:1,2`` or ``name:1c,2`` (1c = context)."""
-    name, _, arguments = spec.partition(":")
-    if not name.isidentifier():
-        raise CatalogError(f"bad keyword {spec!r}")
-    if not arguments:
-        return name, None
-    positions: list[int | tuple[int, str]] = []
-    for argument in arguments.split(","):
-        text = argument.strip()
-        try:
-            positions.append((int(text[:-1]), "c") if text.endswith("c") else int(text))
-        except ValueError as err:
-            raise CatalogError(f"bad keyword {spec!r}") from err
-    return name, tuple(positions)
-
-
-def read_config(path: Path) -> ExtractConfig:
-    """Parse a Babel mapping file, including our per-section ``keywords`` option."""
-    parser = configparser.RawConfigParser()
+def pybabel(*args: str) -> None:
+    """Run one ``pybabel`` command in this process; raise ``CatalogError`` if it fails."""
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    babel_log = logging.getLogger("babel")
+    babel_log.addHandler(handler)
     try:
-        with path.open(encoding="utf-8") as file:
-            parser.read_file(file, str(path))
-    except (OSError, configparser.Error) as err:
-        raise CatalogError(f"cannot read {path}: {err}") from err
-    method_map: list[tuple[str, str]] = []
-    options_map: dict[str, dict[str, str]] = {}
-    keywords: dict[str, Keyword] = {}
-    for section in parser.sections():
-        method, sep, pattern = section.partition(":")
-        if not sep or not pattern.strip():
-            raise CatalogError(f"{path}: section [{section}] is not [method: pattern]")
-        pattern = pattern.strip()
-        options = dict(parser.items(section))
-        for spec in options.pop("keywords", "").split():
-            name, positions = parse_keyword(spec)
-            keywords[name] = positions
-        method_map.append((pattern, method.strip()))
-        options_map[pattern] = options
-    return ExtractConfig(method_map, options_map, keywords)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+    except SystemExit as err:  # the option parser exits on bad options
+        status = err.code if isinstance(err.code, int) else 1
+    except Exception as err:
+        raise CatalogError(f"pybabel {args[0]} failed: {err}") from err
+    finally:
+        babel_log.removeHandler(handler)
+    if status:
+        raise CatalogError(f"pybabel {args[0]} failed: {out.getvalue().strip()}")
 
 
-def _directory_filter(root: Path, config: ExtractConfig) -> Callable[[str], bool]:
-    # Only walk the top-level folders the patterns name (not venv/, build/ ...).
-    tops = {
-        pattern.split("/", 1)[0]
-        for pattern, method in config.method_map
-        if method != "ignore" and "/" in pattern and "*" not in pattern.split("/", 1)[0]
-    }
-    wide = any(
-        method != "ignore" and ("/" not in pattern or "*" in pattern.split("/", 1)[0])
-        for pattern, method in config.method_map
-    )
-
-    def keep(path: str) -> bool:
-        relative = Path(path).relative_to(root)
-        if any(part.startswith((".", "_")) for part in relative.parts):
-            return False
-        return wide or relative.parts[0] in tops
-
-    return keep
-
-
-def extract(root: Path = REPO_ROOT, config_file: Path | None = None) -> Catalog:
-    """The template catalogue: every marked string under ``root``, per ``babel.cfg``."""
-    config = read_config(config_file or root / CONFIG_FILE)
-    keywords: dict[str, Keyword] = {**DEFAULT_KEYWORDS, **config.keywords}  # type: ignore[dict-item]
-    template = _new_catalog(None)
-    found = extract_from_dir(
-        root,
-        method_map=config.method_map,
-        options_map=config.options_map,
-        keywords=keywords,
-        comment_tags=(COMMENT_TAG,),
-        strip_comment_tags=True,
-        directory_filter=_directory_filter(root.resolve(), config),
-    )
-    for filename, lineno, message, comments, context in found:
-        template.add(
-            message,
-            None,
-            [(filename, lineno)],
-            auto_comments=comments,
-            context=context,
+def extract(root: Path = REPO_ROOT, output: Path | None = None) -> Path:
+    """Collect the marked strings under ``root`` (per its ``babel.cfg``) into a template."""
+    target = (output or root / "bot" / "locales" / TEMPLATE_NAME).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.chdir(root):  # locations are written relative to the input folder
+        pybabel(
+            "extract", "-F", CONFIG_FILE, "-c", "Translators:", "-s",
+            "--add-location=file", "--sort-by-file", "-w", WIDTH,
+            "--project=svara-bot", "--copyright-holder=the svara-bot authors",
+            "-o", str(target), ".",
         )
-    return template
+    return target
 
 
-def _new_catalog(language: str | None) -> Catalog:
-    try:
-        version = metadata.version(PROJECT)
-    except metadata.PackageNotFoundError:
-        version = "0"
-    return Catalog(
-        locale=language,
-        header_comment=HEADER_COMMENT,
-        domain=DOMAIN,
-        project=PROJECT,
-        version=version,
-        copyright_holder=f"the {PROJECT} authors",
-        charset="utf-8",
-        fuzzy=False,
-    )
+def update(template: Path, locales: Path = LOCALES_DIR) -> None:
+    """Merge the template into every catalogue (new messages empty, changed ones fuzzy)."""
+    if any(catalog_path(locales, d.name).is_file() for d in _language_dirs(locales)):
+        pybabel("update", "-i", str(template), "-d", str(locales), "-D", DOMAIN, "-w", WIDTH,
+                "--ignore-obsolete", "--ignore-pot-creation-date")
 
 
-def keys(messages: Iterable[object]) -> set[MessageKey]:
-    """(msgid, context) of each message; a plural message by its singular."""
-    found: set[MessageKey] = set()
-    for message in messages:
-        msgid = getattr(message, "id", None)
-        context = getattr(message, "context", None)
-        if isinstance(msgid, (tuple, list)):
-            msgid = msgid[0]
-        if isinstance(msgid, str) and msgid:
-            found.add((msgid, context))
-    return found
-
-
-def render(catalog: Catalog, *, keep_obsolete: bool = True) -> str:
-    """The text of a catalogue as we store it: locations without line numbers."""
-    buffer = io.BytesIO()
-    write_po(
-        buffer,
-        catalog,
-        width=100,
-        include_lineno=False,
-        ignore_obsolete=not keep_obsolete,
-    )
-    return buffer.getvalue().decode("utf-8")
-
-
-def _write_if_changed(path: Path, text: str) -> bool:
-    old = path.read_text(encoding="utf-8") if path.exists() else None
-    if old is not None and _VOLATILE.sub("", old) == _VOLATILE.sub("", text):
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return True
-
-
-def fill_source_language(catalog: Catalog) -> None:
-    """Make English say what the code says where it says nothing yet; drop the obsolete."""
-    for message in catalog:
-        if not message.id:
-            continue
-        if isinstance(message.id, (tuple, list)):
-            forms = message.string if isinstance(message.string, (tuple, list)) else ()
-            if len(forms) != 2 or not all(forms):
-                message.string = (message.id[0], message.id[1])
-        elif not message.string:
-            message.string = message.id
-        message.flags.discard("fuzzy")
-    catalog.obsolete.clear()
-
-
-def update(
-    template: Catalog,
-    locales: Path = LOCALES_DIR,
-    source_language: str = DEFAULT_LANGUAGE,
-) -> list[Path]:
-    """Write ``messages.pot`` and merge it into each language; return the files changed."""
-    changed = []
-    pot = locales / TEMPLATE_NAME
-    if _write_if_changed(pot, render(template)):
-        changed.append(pot)
-    if not catalog_path(locales, source_language).exists():
-        init(source_language, template, locales)
-        changed.append(catalog_path(locales, source_language))
-    for language_dir in sorted(p for p in locales.iterdir() if p.is_dir()):
-        path = catalog_path(locales, language_dir.name)
-        if not path.exists():
-            continue
-        is_source = language_dir.name == source_language
-        catalog = read_catalog(path, language_dir.name)
-        catalog.update(template, no_fuzzy_matching=is_source, update_creation_date=False)
-        if is_source:
-            fill_source_language(catalog)
-        if _write_if_changed(path, render(catalog)) and path not in changed:
-            changed.append(path)
-    return changed
-
-
-def init(language: str, template: Catalog, locales: Path = LOCALES_DIR) -> Path:
-    """Start the catalogue of a new language (Plural-Forms come from Babel's CLDR data)."""
+def init(language: str, template: Path, locales: Path = LOCALES_DIR) -> Path:
+    """Start the catalogue of a new language (Plural-Forms from Babel's CLDR data)."""
     path = catalog_path(locales, language)
     if path.exists():
         raise CatalogError(f"{path} exists already; use extract to update it")
-    try:
-        catalog = _new_catalog(language)
-    except ValueError as err:
-        raise CatalogError(f"unknown language {language!r}: {err}") from err
-    catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
-    if language == DEFAULT_LANGUAGE:
-        fill_source_language(catalog)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(catalog), encoding="utf-8")
+    pybabel("init", "-i", str(template), "-d", str(locales), "-D", DOMAIN, "-l", language,
+            "-w", WIDTH)
     return path
 
 
-def check(
-    root: Path = REPO_ROOT,
-    locales: Path = LOCALES_DIR,
-    source_language: str = DEFAULT_LANGUAGE,
-) -> list[str]:
-    """What is out of step between the code, the template and the source catalogue."""
-    wanted = keys(extract(root))
-    problems = []
-    english_path = catalog_path(locales, source_language)
-    if not english_path.exists():
-        return [f"no catalogue at {english_path}", "run: python -m bot.i18n extract"]
-    english = read_catalog(english_path, source_language)
-    have = keys(english)
-    for msgid, context in sorted(wanted - have, key=str):
-        problems.append(
-            f"missing from {english_path.name} ({source_language}): {msgid!r}"
-            + (f" [{context}]" if context else "")
-        )
-    for msgid, context in sorted(have - wanted, key=str):
-        problems.append(
-            f"obsolete in {source_language}: {msgid!r}" + (f" [{context}]" if context else "")
-        )
-    if english.obsolete:
-        problems.append(f"{len(english.obsolete)} commented-out (#~) entries in {source_language}")
-    for message in english:
-        if message.id and message.fuzzy:
-            problems.append(f"fuzzy in {source_language}: {message.id!r}")
+def _language_dirs(locales: Path) -> Iterator[Path]:
+    return (d for d in sorted(locales.iterdir()) if d.is_dir()) if locales.is_dir() else iter(())
+
+
+def native_name(language: str) -> str:
+    """The language's name in that language, as a button shows it: "Български"."""
+    name = Locale.parse(language).get_display_name(language) or language
+    return name[:1].upper() + name[1:]
+
+
+def catalogues(locales: Path = LOCALES_DIR) -> dict[str, Catalog]:
+    """Every shipped catalogue but English (the source), by language."""
+    found = {}
+    for language in LANGUAGES:
+        path = catalog_path(locales, language)
+        if language != DEFAULT_LANGUAGE and path.is_file():
+            found[language] = read_catalog(path, language)
+    return found
+
+
+# -- checks ------------------------------------------------------------------------------
+
+Key = tuple[str, str | None]
+
+
+def _key(message: Message) -> Key:
+    msgid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+    return str(msgid), message.context
+
+
+def _keys(catalog: Iterable[Message]) -> set[Key]:
+    return {_key(m) for m in catalog if m.id}
+
+
+def fields(text: str) -> set[str]:
+    """The ``{fields}`` of a format string (``{net:+d}`` counts as ``net``)."""
+    try:
+        return {
+            name.split(".", 1)[0].split("[", 1)[0]
+            for _, name, _, _ in _FORMATTER.parse(text)
+            if name is not None
+        }
+    except ValueError:
+        return {"<unbalanced braces>"}
+
+
+def tags(text: str) -> Counter[str]:
+    """The HTML tags of a message, with their attributes, counted."""
+    return Counter(match.group(0) for match in _TAG.finditer(text))
+
+
+def stale(root: Path = REPO_ROOT, locales: Path = LOCALES_DIR) -> list[str]:
+    """What makes the template or a catalogue lag behind the code."""
+    with tempfile.TemporaryDirectory() as scratch:
+        wanted = _keys(read_catalog(extract(root, Path(scratch) / TEMPLATE_NAME)))
     pot = locales / TEMPLATE_NAME
-    if not pot.exists() or keys(read_catalog(pot)) != wanted:
-        problems.append(f"{pot.name} is out of date")
-    if problems:
-        problems.append("run: python -m bot.i18n extract")
-    return problems
+    found: list[str] = []
+    if not pot.is_file() or _keys(read_catalog(pot)) != wanted:
+        found.append(f"{pot.name} is out of date")
+    for directory in _language_dirs(locales):
+        path = catalog_path(locales, directory.name)
+        if path.is_file():
+            have = _keys(read_catalog(path, directory.name))
+            found += [f"{directory.name}: missing {msgid!r}" for msgid, _ in sorted(wanted - have)]
+            found += [f"{directory.name}: obsolete {msgid!r}" for msgid, _ in sorted(have - wanted)]
+    return found
+
+
+def problems(catalog: Catalog, template: Catalog) -> list[str]:
+    """What a translator still has to fix in ``catalog`` (empty when it is complete)."""
+    language = str(catalog.locale) if catalog.locale else "?"
+    found: list[str] = []
+    wanted = {_key(m): m for m in template if m.id}
+    have = {_key(m): m for m in catalog if m.id}
+    found += [f"{language}: missing {k[0]!r}" for k in wanted if k not in have]
+    found += [f"{language}: obsolete {k[0]!r}" for k in have if k not in wanted]
+    if catalog.obsolete:
+        found.append(f"{language}: {len(catalog.obsolete)} commented-out (#~) entries")
+    single = _single_forms(catalog)
+    for key, message in have.items():
+        if key in wanted:
+            found += [f"{language}: {p} in {key[0]!r}"
+                      for p in _entry_problems(message, single, catalog.num_plurals)]
+    return found
+
+
+def _single_forms(catalog: Catalog) -> set[int]:
+    """Plural forms used for exactly n = 1, which may say "one" instead of the number."""
+    rule = c2py(catalog.plural_expr)
+    uses: dict[int, set[int]] = {}
+    for n in range(0, 1001):
+        uses.setdefault(rule(n), set()).add(n)
+    return {form for form, numbers in uses.items() if numbers == {1}}
+
+
+def _entry_problems(message: Message, single: set[int], count: int) -> Iterator[str]:
+    if message.fuzzy:
+        yield "fuzzy"
+    if isinstance(message.id, (tuple, list)):
+        singular, plural = str(message.id[0]), str(message.id[1])
+        forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        every = fields(singular) | fields(plural)
+        counter = fields(plural) - fields(singular)
+        if len(forms) != count:
+            yield f"{len(forms)} plural forms instead of {count}"
+        for index, form in enumerate(forms):
+            if not form:
+                yield f"plural form {index} empty"
+                continue
+            need = every - counter if index in single else every
+            yield from _compare(str(form), plural, need, every, f"form {index}: ")
+        return
+    text = message.string if isinstance(message.string, str) else ""
+    if not text:
+        yield "not translated"
+        return
+    source = str(message.id)
+    yield from _compare(text, source, fields(source), fields(source), "")
+
+
+def _compare(text: str, source: str, need: set[str], allowed: set[str],
+             where: str) -> Iterator[str]:
+    have = fields(text)
+    if need - have:
+        yield f"{where}field(s) {sorted(need - have)} missing"
+    if have - allowed:
+        yield f"{where}field(s) {sorted(have - allowed)} not in the English"
+    if tags(text) != tags(source):
+        yield f"{where}HTML tags {sorted(tags(text).elements())} differ from the English"

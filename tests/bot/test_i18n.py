@@ -7,10 +7,11 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import write_po as write_catalog
 
 from bot.callback_data import BadCallbackData
 from bot.i18n import (
-    LOCALES_DIR,
     CatalogError,
     Html,
     Translations,
@@ -21,7 +22,7 @@ from bot.i18n import (
     read_catalog,
 )
 from bot.i18n import __main__ as cli
-from bot.i18n.catalogs import check, extract, init, keys, parse_keyword, update
+from bot.i18n.catalogs import REPO_ROOT, extract, init, native_name, problems, stale, update
 
 HEADER = """\
 msgid ""
@@ -137,19 +138,9 @@ def test_shipped_english_loads() -> None:
     assert tr.seconds(45) == "45 seconds"
 
 
-def test_english_catalogue_matches_the_code() -> None:
+def test_template_matches_the_code() -> None:
     """Adding a string without running `python -m bot.i18n extract` fails here."""
-    english = read_catalog(catalog_path(LOCALES_DIR, "en"), "en")
-    in_code = keys(extract())
-    in_catalogue = keys(english)
-    assert in_code - in_catalogue == set(), "missing: run python -m bot.i18n extract"
-    assert in_catalogue - in_code == set(), "obsolete: run python -m bot.i18n extract"
-    assert not english.obsolete
-    for message in english:
-        if message.id:
-            assert message.string, f"{message.id!r} has no English text"
-            assert not message.fuzzy
-    assert check() == []
+    assert stale() == [], "run: python -m bot.i18n extract"
 
 
 # -- lookup and fallback ------------------------------------------------------------------
@@ -308,7 +299,7 @@ def test_developers_typo_still_raises() -> None:
         Translator("en").format("{player} folds", who="x")
 
 
-# -- maintenance: extract, update, init, check --------------------------------------------
+# -- maintenance: Babel's extract, update, init; our checks -------------------------------
 
 SOURCE = """\
 from bot.i18n import N_
@@ -330,9 +321,7 @@ def render(tr, n, name):
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "babel.cfg").write_text(
-        "[ignore: bot/sandbox/**]\n\n[python: bot/**.py]\nkeywords = format nformat:1,2\n"
-    )
+    (tmp_path / "babel.cfg").write_text((REPO_ROOT / "babel.cfg").read_text())
     (tmp_path / "bot" / "sandbox").mkdir(parents=True)
     (tmp_path / "bot" / "render.py").write_text(SOURCE)
     (tmp_path / "bot" / "sandbox" / "fake.py").write_text('tr.gettext("Not player-facing")\n')
@@ -341,89 +330,148 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _ids(path: Path) -> set[object]:
+    return {(m.id, m.context) for m in read_catalog(path) if m.id}
+
+
 def test_extract_finds_every_kind_of_mark(project: Path) -> None:
-    template = extract(project)
-    assert keys(template) == {
+    template = read_catalog(extract(project))
+    assert {(m.id, m.context) for m in template if m.id} == {
         ("Marked for later", None),
         ("Your turn", None),
-        ("{n} card", None),
+        (("{n} card", "{n} cards"), None),
         ("Call", "button"),
         ("<b>{name}</b> wins", None),
-        ("{n} player", None),
+        (("{n} player", "{n} players"), None),
     }
     turn = template.get("Your turn")
     assert turn is not None
     assert turn.auto_comments == ["shown under the table"]
-    assert template.get(("{n} player", "{n} players")) is not None
+    assert [path for path, _ in turn.locations] == ["bot/render.py"]
 
 
-def test_update_keeps_english_equal_to_the_code(project: Path) -> None:
+def test_update_keeps_translations_and_marks_changes(project: Path) -> None:
     locales = project / "bot" / "locales"
-    locales.mkdir()
-    changed = update(extract(project), locales)
-    assert locales / "messages.pot" in changed
-    english = read_catalog(catalog_path(locales, "en"), "en")
-    assert english.get("Your turn") is not None
-    assert english["Your turn"].string == "Your turn"
-    assert english.get(("{n} card", "{n} cards")) is not None
-    cards = english.get("{n} card")
-    assert cards is not None
-    assert cards.string == ("{n} card", "{n} cards")
-    assert check(project, locales) == []
-    assert update(extract(project), locales) == []  # nothing changes the second time
-
-    init("cs", extract(project), locales)
+    template = extract(project)
+    init("cs", template, locales)
     czech = read_catalog(catalog_path(locales, "cs"), "cs")
-    assert czech.num_plurals >= 3
+    assert czech.num_plurals == 3
+    assert czech.get("Your turn") is not None
+    czech["Your turn"].string = "Jste na tahu"
+    _write(catalog_path(locales, "cs"), czech)
 
     source = project / "bot" / "render.py"
-    source.write_text(source.read_text().replace("Your turn", "Your move"))
-    problems = check(project, locales)
-    assert any("missing" in p and "Your move" in p for p in problems)
-    assert any("obsolete" in p and "Your turn" in p for p in problems)
-    assert "messages.pot is out of date" in problems
-
+    source.write_text(source.read_text().replace("Marked for later", "Marked for much later"))
+    assert "messages.pot is out of date" in stale(project, locales)
     update(extract(project), locales)
-    assert check(project, locales) == []
-    english_text = catalog_path(locales, "en").read_text()
-    assert "Your turn" not in english_text
-    assert 'msgstr "Your move"' in english_text
-    assert "#~" in catalog_path(locales, "cs").read_text()  # translators keep old work
+    assert stale(project, locales) == []
+    again = read_catalog(catalog_path(locales, "cs"), "cs")
+    kept = again.get("Your turn")
+    assert kept is not None and kept.string == "Jste na tahu"
+    assert again.get("Marked for later") is None
+    assert not again.obsolete
+
+
+def _write(path: Path, catalog: Catalog) -> None:
+    with path.open("wb") as file:
+        write_catalog(file, catalog)
 
 
 def test_init_refuses_to_overwrite(project: Path) -> None:
     locales = project / "locales"
-    init("bg", extract(project), locales)
+    template = extract(project, project / "messages.pot")
+    init("bg", template, locales)
     with pytest.raises(CatalogError, match="exists"):
-        init("bg", extract(project), locales)
+        init("bg", template, locales)
+
+
+def _catalog(language: str, entries: list[Message]) -> Catalog:
+    catalog = Catalog(locale=language)
+    for message in entries:
+        catalog[message.id] = message
+    return catalog
+
+
+TEMPLATE = _catalog("en", [
+    Message("<b>{name}</b> wins {pot}"),
+    Message(("{count} chip", "{count} chips")),
+    Message(("one svara", "{count} svaras")),
+    Message("Fold"),
+])
+
+
+def test_a_complete_catalogue_has_no_problems() -> None:
+    czech = _catalog("cs", [
+        Message("<b>{name}</b> wins {pot}", "<b>{name}</b> vyhrává {pot}"),
+        Message(("{count} chip", "{count} chips"), ("{count} žeton", "{count} žetony",
+                                                    "{count} žetonů")),
+        Message(("one svara", "{count} svaras"), ("jedna svara", "{count} svary",
+                                                  "{count} svar")),
+        Message("Fold", "Pas"),
+    ])
+    assert problems(czech, TEMPLATE) == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        (Message("Fold", ""), "not translated"),
+        (Message("Fold", "Pas", flags={"fuzzy"}), "fuzzy"),
+        (Message("<b>{name}</b> wins {pot}", "<b>{jméno}</b> vyhrává {pot}"),
+         "['name'] missing"),
+        (Message("<b>{name}</b> wins {pot}", "<b>{name}</b> vyhrává {pot} {x}"),
+         "['x'] not in the English"),
+        (Message("<b>{name}</b> wins {pot}", "<i>{name}</i> vyhrává {pot}"), "HTML tags"),
+        (Message("<b>{name}</b> wins {pot}", "{name} vyhrává {pot}"), "HTML tags"),
+        (Message(("{count} chip", "{count} chips"), ("{count} žeton", "", "{count} žetonů")),
+         "plural form 1 empty"),
+        (Message(("{count} chip", "{count} chips"), ("jeden žeton", "{count} žetony",
+                                                     "{count} žetonů")),
+         "form 0: field(s) ['count'] missing"),
+        (Message(("one svara", "{count} svaras"), ("jedna svara", "svary", "{count} svar")),
+         "form 1: field(s) ['count'] missing"),
+    ],
+)
+def test_problems_are_found(entry: Message, problem: str) -> None:
+    good = {
+        "Fold": Message("Fold", "Pas"),
+        "<b>{name}</b> wins {pot}": Message("<b>{name}</b> wins {pot}", "<b>{name}</b> {pot}"),
+        "{count} chip": Message(("{count} chip", "{count} chips"), ("{count} a", "{count} b",
+                                                                    "{count} c")),
+        "one svara": Message(("one svara", "{count} svaras"), ("x", "{count} y", "{count} z")),
+    }
+    key = entry.id[0] if isinstance(entry.id, tuple) else entry.id
+    good[str(key)] = entry
+    found = problems(_catalog("cs", list(good.values())), TEMPLATE)
+    assert any(problem in line for line in found), found
+    assert all(line.endswith(f"in {str(key)!r}") for line in found), found
+
+
+def test_missing_and_extra_messages_are_found() -> None:
+    czech = _catalog("cs", [Message("Fold", "Pas"), Message("Raise", "Zvýšit")])
+    found = problems(czech, TEMPLATE)
+    assert "cs: obsolete 'Raise'" in found
+    assert "cs: missing '<b>{name}</b> wins {pot}'" in found
+    assert "cs: missing '{count} chip'" in found
 
 
 def test_cli(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    locales = project / "locales"
-    locales.mkdir()
+    locales = project / "bot" / "locales"
     args = ["--root", str(project), "--locales", str(locales)]
     assert cli.main([*args, "check"]) == 1
-    assert "python -m bot.i18n extract" in capsys.readouterr().err
+    assert "messages.pot is out of date" in capsys.readouterr().err
     assert cli.main([*args, "extract"]) == 0
     assert "6 messages" in capsys.readouterr().out
     assert cli.main([*args, "check"]) == 0
     assert cli.main([*args, "init", "bg"]) == 0
     assert cli.main([*args, "init", "bg"]) == 1
+    capsys.readouterr()
+    assert cli.main([*args, "check"]) == 1
+    assert "bg: not translated in 'Your turn'" in capsys.readouterr().err
+    assert cli.main([*args, "check", "cs"]) == 0
 
 
-@pytest.mark.parametrize(
-    ("spec", "parsed"),
-    [
-        ("format", ("format", None)),
-        ("nformat:1,2", ("nformat", (1, 2))),
-        ("npformat:1c,2,3", ("npformat", ((1, "c"), 2, 3))),
-    ],
-)
-def test_parse_keyword(spec: str, parsed: object) -> None:
-    assert parse_keyword(spec) == parsed
-
-
-@pytest.mark.parametrize("spec", ["", "a b", "f:x", "f:1,"])
-def test_parse_keyword_refuses_nonsense(spec: str) -> None:
-    with pytest.raises(CatalogError):
-        parse_keyword(spec)
+def test_native_names() -> None:
+    assert native_name("bg") == "Български"
+    assert native_name("cs") == "Čeština"
+    assert native_name("hi") == "हिन्दी"
