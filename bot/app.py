@@ -25,7 +25,7 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 
 from bot.games import Games
-from bot.handlers import Context, Services
+from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.ops.backups import Backups

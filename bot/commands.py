@@ -18,22 +18,21 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
 
-from bot import settings_menu
+from bot import errors, settings_menu
 from bot.charts import chips_chart
-from bot.errors import Expired
-from bot.handlers import (
+from bot.games import Player
+from bot.handling import (
     Context,
-    _group_command,
-    _is_admin,
-    _popup,
-    _refusal,
-    _reply,
-    _run,
-    _settings,
+    command_parts,
+    is_admin,
     player_of,
+    popup,
+    refuse_press,
+    reply,
+    run_command,
 )
 from bot.i18n import N_, Html, Translator, escape
-from bot.render import cards_text, short_name
+from bot.render import cards_text, rules_lines, short_name
 from bot.store import BonusNotDue, StoreError
 from bot.store.history import PlayedHand, Standing
 from bot.store.next_game import NextGame
@@ -125,27 +124,27 @@ async def _names(context: Context, hands: list[PlayedHand]) -> dict[int, str]:
 
 
 async def on_history(update: Update, context: Context) -> None:
-    message, _, tr = _group_command(update, context)
+    message, _, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
         if not _in_group(message):
-            await _reply(context, message, tr.gettext("/history works in a group."))
+            await reply(context, message, tr.gettext("/history works in a group."))
             return
         if context.args:
-            await _reply(context, message, tr.gettext("/history takes no arguments."))
+            await reply(context, message, tr.gettext("/history takes no arguments."))
             return
         hands = await context.services.store.history.chat_hands(message.chat_id,
                                                                 HISTORY_LENGTH)
         if not hands:
-            await _reply(context, message, tr.gettext("No hand has been played here yet."))
+            await reply(context, message, tr.gettext("No hand has been played here yet."))
             return
         names = await _names(context, hands)
         lines = [tr.gettext("<b>The last hands here</b> (details: /hand NUMBER)")]
         lines += [_winners_line(tr, names, p) for p in hands]
-        await _reply(context, message, "\n".join(lines))
+        await reply(context, message, "\n".join(lines))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 _ACTS: dict[Act, str] = {
@@ -236,30 +235,30 @@ def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
 
 
 async def on_hand(update: Update, context: Context) -> None:
-    message, _, tr = _group_command(update, context)
+    message, _, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
         if not _in_group(message):
-            await _reply(context, message, tr.gettext("/hand works in a group."))
+            await reply(context, message, tr.gettext("/hand works in a group."))
             return
         args = context.args or []
         if len(args) != 1 or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
-            await _reply(context, message, tr.gettext("Use /hand NUMBER, e.g. /hand 12 "
+            await reply(context, message, tr.gettext("Use /hand NUMBER, e.g. /hand 12 "
                                                       "(numbers are in /history)."))
             return
         hand_id = int(args[0].lstrip("#"))
         played = await context.services.store.history.chat_hand(message.chat_id, hand_id)
         if played is None:
-            await _reply(context, message, tr.format("No hand #{id} was played in this chat.",
+            await reply(context, message, tr.format("No hand #{id} was played in this chat.",
                                                      id=hand_id))
             return
         names = await _names(context, [played])
-        await _reply(context, message, hand_text(tr, names, played))
+        await reply(context, message, hand_text(tr, names, played))
         for text in proof_texts(tr, played):
-            await _reply(context, message, text)
+            await reply(context, message, text)
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 # --------------------------------------------------------------------- chips
@@ -288,7 +287,7 @@ def entry_line(tr: Translator, e: Entry) -> Html:
 
 async def on_balance(update: Update, context: Context) -> None:
     """/balance: in a group one line; in private a statement."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
@@ -297,7 +296,7 @@ async def on_balance(update: Update, context: Context) -> None:
         found = await statement(services.store.db, who.id)
         at_tables = sum(t.stack for t in found.tables)
         if message.chat.type != ChatType.PRIVATE:
-            await _reply(context, message, tr.format(
+            await reply(context, message, tr.format(
                 "{name}: {balance}, {tables} at tables. /balance in private for the "
                 "statement.", name=who.name, balance=tr.chips(found.balance), tables=at_tables))
             return
@@ -310,9 +309,9 @@ async def on_balance(update: Update, context: Context) -> None:
         if found.entries:
             lines += ["", tr.gettext("<b>Recent movements</b>")]
             lines += [entry_line(tr, e) for e in found.entries]
-        await _reply(context, message, "\n".join(lines))
+        await reply(context, message, "\n".join(lines))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def _note_title(update: Update, context: Context) -> None:
@@ -338,12 +337,12 @@ def wait_text(tr: Translator, seconds: int) -> Html:
 
 
 async def on_daily(update: Update, context: Context) -> None:
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
         if context.args:
-            await _reply(context, message, tr.gettext("/daily takes no arguments."))
+            await reply(context, message, tr.gettext("/daily takes no arguments."))
             return
         services = context.services
         await services.games.player(who)
@@ -353,14 +352,14 @@ async def on_daily(update: Update, context: Context) -> None:
             balance = await services.store.users.daily_bonus(who.id, amount, now=now)
         except BonusNotDue as err:
             due = err.due_at
-            await _reply(context, message, tr.format("Your next bonus comes in {wait}.",
+            await reply(context, message, tr.format("Your next bonus comes in {wait}.",
                                                      wait=wait_text(tr, due - now)))
             return
-        await _reply(context, message, tr.format(
+        await reply(context, message, tr.format(
             "🎁 {name}: +{amount}. Balance: {balance}. Come back in 24 h.",
             name=who.name, amount=tr.chips(amount), balance=balance))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 # --------------------------------------------------------------------- stats
@@ -374,24 +373,24 @@ def _standing_line(tr: Translator, s: Standing) -> Html:
 
 
 async def on_top(update: Update, context: Context) -> None:
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
         args = context.args or []
         everywhere = args == ["all"]
         if args and not everywhere:
-            await _reply(context, message, tr.gettext("Use /top, or /top all for every chat."))
+            await reply(context, message, tr.gettext("Use /top, or /top all for every chat."))
             return
         if not everywhere and not _in_group(message):
-            await _reply(context, message, tr.gettext("/top works in a group; /top all "
+            await reply(context, message, tr.gettext("/top works in a group; /top all "
                                                       "works anywhere."))
             return
         history = context.services.store.history
         board, mine = await history.leaderboard(None if everywhere else message.chat_id,
                                                 who.id, TOP_LENGTH)
         if not board:
-            await _reply(context, message, tr.gettext("No hand has been played here yet."))
+            await reply(context, message, tr.gettext("No hand has been played here yet."))
             return
         title = (tr.gettext("<b>Leaderboard, every chat</b>") if everywhere
                  else tr.gettext("<b>Leaderboard of this chat</b>"))
@@ -400,18 +399,18 @@ async def on_top(update: Update, context: Context) -> None:
             lines += ["…", _standing_line(tr, mine)]
         elif mine is None:
             lines += ["", tr.gettext("You have not played a hand here yet.")]
-        await _reply(context, message, "\n".join(lines))
+        await reply(context, message, "\n".join(lines))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def on_stats(update: Update, context: Context) -> None:
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
         if context.args:
-            await _reply(context, message, tr.gettext("Use /stats, or reply /stats to a "
+            await reply(context, message, tr.gettext("Use /stats, or reply /stats to a "
                                                       "player's message."))
             return
         target = player_of(message.from_user) if message.from_user else who
@@ -419,7 +418,7 @@ async def on_stats(update: Update, context: Context) -> None:
         if replied is not None and not (replied.is_topic_message
                                         and replied.message_id == message.message_thread_id):
             if replied.from_user is None or replied.from_user.is_bot:
-                await _reply(context, message, tr.gettext("Reply to a player's message, not "
+                await reply(context, message, tr.gettext("Reply to a player's message, not "
                                                           "the bot's."))
                 return
             target = player_of(replied.from_user)
@@ -427,7 +426,7 @@ async def on_stats(update: Update, context: Context) -> None:
         history = context.services.store.history
         stats = await history.player(target.id, chat_id)
         if stats.played == 0:
-            await _reply(context, message, tr.format("{name} has not played a hand here yet.",
+            await reply(context, message, tr.format("{name} has not played a hand here yet.",
                                                      name=target.name))
             return
         lines = [
@@ -441,7 +440,7 @@ async def on_stats(update: Update, context: Context) -> None:
                       if stats.best is not None else "–"),
             tr.format("Longest winning streak: {n}", n=stats.streak),
         ]
-        await _reply(context, message, "\n".join(lines))
+        await reply(context, message, "\n".join(lines))
         series = await history.chips_over_time(target.id, chat_id)
         place = message.chat.title if chat_id is not None and message.chat.title else \
             tr.gettext("every chat")
@@ -449,7 +448,7 @@ async def on_stats(update: Update, context: Context) -> None:
                                       tr.gettext("Net chips"))
         await _send_photo(context, message, png)
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def _send_photo(context: Context, message: Message, png: bytes) -> None:
@@ -468,18 +467,40 @@ async def _send_photo(context: Context, message: Message, png: bytes) -> None:
 
 async def on_settings(update: Update, context: Context) -> None:
     """/settings: an admin gets the menu of buttons; others read them; NAME VALUE as text."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
-        if context.args or not _in_group(message) or not await _is_admin(
+        if context.args or not _in_group(message) or not await is_admin(
                 context, message.chat_id, who.id):
-            await _settings(context, message, who, tr)
+            await _settings_as_text(context, message, who, tr)
             return
         settings = await context.services.games.chat_settings(message.chat_id)
-        await _reply(context, message, settings_text(tr, settings),
+        await reply(context, message, settings_text(tr, settings),
                      reply_markup=settings_menu.main_keyboard(settings))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
+
+
+async def _settings_as_text(context: Context, message: Message, who: Player,
+                            tr: Translator) -> None:
+    """/settings without the menu: the settings in force, or NAME VALUE changes one."""
+    games = context.services.games
+    args = context.args or []
+    if message.chat.type == ChatType.PRIVATE:
+        raise errors.GroupOnly()
+    if not args:
+        settings = await games.chat_settings(message.chat_id)
+        await reply(context, message, settings_text(tr, settings))
+        return
+    if len(args) != 2:
+        await reply(context, message,
+                    tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
+        return
+    if not await is_admin(context, message.chat_id, who.id):
+        raise errors.OnlyCreatorOrAdmin()
+    settings = await games.change_settings(message.chat_id, args[0], args[1])
+    await reply(context, message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
+                                             *rules_lines(tr, settings)]))
 
 
 async def on_settings_press(update: Update, context: Context) -> None:
@@ -491,9 +512,9 @@ async def on_settings_press(update: Update, context: Context) -> None:
     try:
         press = settings_menu.MenuPress.decode(query.data or "")
         if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-            raise Expired()
+            raise errors.Expired()
         chat_id = message.chat.id
-        if not await _is_admin(context, chat_id, query.from_user.id):
+        if not await is_admin(context, chat_id, query.from_user.id):
             await query.answer(tr.gettext(settings_menu.ONLY_ADMINS), show_alert=True)
             return
         games = context.services.games
@@ -506,10 +527,10 @@ async def on_settings_press(update: Update, context: Context) -> None:
         markup = (settings_menu.main_keyboard(settings) if press.setting is None
                   else settings_menu.values_keyboard(tr, press.setting, settings))
     except settings_menu.BadMenuData:
-        await query.answer(_popup(Expired().text(tr)), show_alert=True)
+        await query.answer(popup(errors.Expired().text(tr)), show_alert=True)
         return
     except Exception as err:
-        await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
+        await refuse_press(query, tr, err)
         return
     await query.answer(note)
     from bot.pacing import URGENT
@@ -527,36 +548,36 @@ async def on_settings_press(update: Update, context: Context) -> None:
 
 async def on_nextgame(update: Update, context: Context) -> None:
     """/nextgame in a group: a private word when its next table opens; /nextgame off."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         await _remember_title(context, message)
         if not _in_group(message):
-            await _reply(context, message, tr.gettext("/nextgame works in a group."))
+            await reply(context, message, tr.gettext("/nextgame works in a group."))
             return
         args = context.args or []
         if args not in ([], ["off"]):
-            await _reply(context, message, tr.gettext("Use /nextgame, or /nextgame off."))
+            await reply(context, message, tr.gettext("Use /nextgame, or /nextgame off."))
             return
         services = context.services
         await services.games.player(who)
         waiting = NextGame(services.store.db)
         if args == ["off"]:
             await waiting.remove(message.chat_id, who.id)
-            await _reply(context, message, tr.gettext(
+            await reply(context, message, tr.gettext(
                 "Fine: no word from me about the next table here."))
             return
         if not (await services.store.users.get(who.id)).private_chat:
-            await _reply(context, message, tr.gettext(
+            await reply(context, message, tr.gettext(
                 "Open a private chat with me first (press Start there), so I can write to "
                 "you; then send /nextgame again."))
             return
         await waiting.add(message.chat_id, who.id, at=int(clock_of(context)))
-        await _reply(context, message, tr.format(
+        await reply(context, message, tr.format(
             "{name}: I will tell you privately when the next table opens here (once). "
             "/nextgame off to cancel.", name=who.name))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def after_newgame(update: Update, context: Context) -> None:

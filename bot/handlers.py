@@ -6,117 +6,45 @@ popup that only the presser sees, or with the deep link that opens the private c
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import logging
-from dataclasses import dataclass
-from typing import Any
 
-from telegram import (
-    CallbackQuery,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Message,
-    Update,
-    User,
-)
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
-from telegram.ext import (
-    CallbackContext,
-    ExtBot,
-)
 
 from bot import errors
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Games, Live, Player
-from bot.i18n import Translations, Translator
-from bot.names import display_name
-from bot.outbox import TelegramOutbox
-from bot.pacing import URGENT
-from bot.render import cards_popup, press_toast, rules_lines, welcome_text
-from bot.store import Store, StoreError
-from bot.table_settings import settings_text
+from bot.games import Live, Player
+from bot.handling import (
+    JOIN_PAYLOAD,
+    Context,
+    bet,
+    command_name,
+    command_parts,
+    is_admin,
+    join_link,
+    joined_table,
+    parse_amount,
+    player_of,
+    popup,
+    refuse_press,
+    reply,
+    run_command,
+    thread_of,
+    user_tr,
+)
+from bot.i18n import Translator
+from bot.render import cards_popup, press_toast, welcome_text
 from bot.texts import help_text, rules_text
-from engine import Act, Action, GameError
+from engine import Act, Action
 
 log = logging.getLogger(__name__)
-
-POPUP_LIMIT = 200
-JOIN_PAYLOAD = "j"
-"""Deep-link payloads: ``j<table id in base 36>`` joins that table."""
-
-
-@dataclass
-class Services:
-    """What the handlers share: built once at start-up (`bot.app`)."""
-
-    store: Store
-    games: Games
-    translations: Translations
-    outbox: TelegramOutbox
-    link_secret: bytes
-    """Signs the join links, so a link opens only the table it was made for."""
-
-
-class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
-    @property
-    def services(self) -> Services:
-        services = self.bot_data.get("services")
-        assert isinstance(services, Services), "the bot has not finished starting"
-        return services
-
 
 _TURN = {
     Button.FOLD: Act.FOLD, Button.CALL: Act.CALL, Button.RAISE: Act.RAISE,
     Button.ALL_IN: Act.ALL_IN, Button.BLIND: Act.BLIND, Button.NO_BLIND: Act.NO_BLIND,
 }
 _SVARA = {Button.SVARA_JOIN: Act.JOIN_SVARA, Button.SVARA_SKIP: Act.SKIP_SVARA}
-
-
-def player_of(user: User) -> Player:
-    return Player(user.id, display_name(user.full_name, user.id), user.language_code)
-
-
-def thread_of(message: Message) -> int | None:
-    return message.message_thread_id if message.is_topic_message else None
-
-
-def join_payload(secret: bytes, table_id: int) -> str:
-    """``j<table id in hex>_<signature>``: a link nobody can make up for another table."""
-    digest = hmac.new(secret, f"join:{table_id}".encode(), hashlib.sha256).digest()
-    signature = base64.urlsafe_b64encode(digest[:12]).decode().rstrip("=")
-    return f"{JOIN_PAYLOAD}{table_id:x}_{signature}"
-
-
-def joined_table(secret: bytes, payload: str) -> int | None:
-    """The table a join payload is for, if its signature is ours."""
-    number, _, _ = payload[len(JOIN_PAYLOAD):].partition("_")
-    if not payload.startswith(JOIN_PAYLOAD) or not 1 <= len(number) <= 12:
-        return None
-    try:
-        table_id = int(number, 16)
-    except ValueError:
-        return None
-    return table_id if hmac.compare_digest(join_payload(secret, table_id), payload) else None
-
-
-def join_link(context: Context, table_id: int) -> str:
-    payload = join_payload(context.services.link_secret, table_id)
-    return f"https://t.me/{context.bot.username}?start={payload}"
-
-
-def _popup(text: str) -> str:
-    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"
-
-
-async def _is_admin(context: Context, chat_id: int, user_id: int) -> bool:
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except TelegramError:
-        return False
-    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
 async def _is_member(context: Context, chat_id: int, user_id: int) -> bool:
@@ -131,20 +59,6 @@ async def _is_member(context: Context, chat_id: int, user_id: int) -> bool:
         getattr(member, "is_member", False))
 
 
-def _user_tr(context: Context, user: User) -> Translator:
-    return context.services.translations.get(user.language_code)
-
-
-async def _reply(context: Context, message: Message, text: str, **kwargs: Any) -> None:
-    """Reply to a command; in a group the reply waits for a slot of the group's pace."""
-    if message.chat.type != ChatType.PRIVATE:
-        await context.services.outbox.pace.slot(message.chat_id, URGENT)
-    try:
-        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)
-    except TelegramError as err:
-        log.info("could not reply in chat %s: %s", message.chat_id, err)
-
-
 # --------------------------------------------------------------------- buttons
 
 
@@ -152,7 +66,7 @@ async def on_press(update: Update, context: Context) -> None:
     """Any inline button of ours."""
     query = update.callback_query
     assert query is not None
-    tr = _user_tr(context, query.from_user)
+    tr = user_tr(context, query.from_user)
     answered = False
     # The press is answered before the table's screen moves: the writer waits while held.
     async with context.services.outbox.hold(Press.table_of(query.data or "")):
@@ -162,7 +76,7 @@ async def on_press(update: Update, context: Context) -> None:
             await query.answer(url=join_link(context, err.table_id))
             answered = True
         except Exception as err:
-            await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
+            await refuse_press(query, tr, err)
             answered = True
         finally:
             if not answered:
@@ -187,7 +101,7 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
     button = press.button
     if button is Button.CARDS:
         hand, seat = games.cards(live, who, press.hand)
-        await query.answer(_popup(cards_popup(tr, hand, seat)), show_alert=True)
+        await query.answer(popup(cards_popup(tr, hand, seat)), show_alert=True)
         return True
     if press.hand == 0:
         await _lobby_button(context, live, who, button)
@@ -205,7 +119,7 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
         lag = context.services.outbox.pace.wait_for_slot(live.chat_id)
         toast = None if mine is None else press_toast(tr, events, mine)
         if toast is not None and lag > context.services.outbox.lag_note:
-            await query.answer(_popup(toast))
+            await query.answer(popup(toast))
             return True
     else:
         raise errors.Expired()
@@ -219,7 +133,7 @@ async def _lobby_button(context: Context, live: Live, who: Player, button: Butto
     elif button is Button.LEAVE:
         await games.leave(live, who)
     elif button is Button.START:
-        admin = who.id == live.creator or await _is_admin(context, live.chat_id, who.id)
+        admin = who.id == live.creator or await is_admin(context, live.chat_id, who.id)
         await games.start(live, who, is_admin=admin)
     elif button is Button.BACK:
         await games.come_back(live, who)
@@ -231,44 +145,11 @@ async def on_unknown_press(update: Update, context: Context) -> None:
     """Callback data that is not ours at all: still answered."""
     query = update.callback_query
     assert query is not None
-    await query.answer(_popup(errors.Expired().text(_user_tr(context, query.from_user))),
+    await query.answer(popup(errors.Expired().text(user_tr(context, query.from_user))),
                        show_alert=True)
 
 
 # --------------------------------------------------------------------- commands
-
-
-def _group_command(update: Update, context: Context) -> tuple[Message, Player, Translator]:
-    message = update.effective_message
-    user = update.effective_user
-    assert message is not None and user is not None
-    return message, player_of(user), _user_tr(context, user)
-
-
-def _refusal(err: Exception) -> errors.BotError:
-    """What to tell the player about `err`; storage failures and bugs are logged here."""
-    if isinstance(err, StoreError):
-        log.warning("storage failed while handling an update: %s", err)
-    elif not isinstance(err, errors.BotError | GameError):
-        log.error("unexpected error while handling an update", exc_info=err)
-    return errors.refusal(err)
-
-
-async def _run(message: Message, tr: Translator, coro: Any, context: Context) -> bool:
-    """Await a command's work; answer any refusal or failure as a reply. True if it went
-    through. This is the one place where commands are refused."""
-    try:
-        await coro
-    except errors.NeedPrivateChat as err:
-        link = join_link(context, err.table_id)
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Open the bot"),
-                                                                url=link)]])
-        await _reply(context, message, err.text(tr), reply_markup=keyboard)
-        return False
-    except Exception as err:
-        await _reply(context, message, _refusal(err).text(tr))
-        return False
-    return True
 
 
 def _table_here(context: Context, message: Message) -> Live:
@@ -281,7 +162,7 @@ def _table_here(context: Context, message: Message) -> Live:
 
 
 async def on_newgame(update: Update, context: Context) -> None:
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
     games = context.services.games
 
     async def work() -> None:
@@ -291,14 +172,14 @@ async def on_newgame(update: Update, context: Context) -> None:
         context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
         await games.open_table(message.chat_id, thread_of(message), who)
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def on_table_command(update: Update, context: Context) -> None:
     """/join, /leave, /back, /endgame, /topup [N] and /bet N on this chat's (topic's) table."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
     games = context.services.games
-    command = (message.text or "").split()[0].split("@")[0].lstrip("/").lower()
+    command = command_name(message)
 
     async def work() -> None:
         live = _table_here(context, message)
@@ -309,41 +190,23 @@ async def on_table_command(update: Update, context: Context) -> None:
         elif command == "back":
             await games.come_back(live, who)
         elif command == "endgame":
-            admin = who.id == live.creator or await _is_admin(context, live.chat_id, who.id)
+            admin = who.id == live.creator or await is_admin(context, live.chat_id, who.id)
             await games.end(live, who, is_admin=admin)
         elif command == "topup":
-            stack = await games.top_up(live, who, _amount(context.args) if context.args else None)
-            await _reply(context, message, tr.format("Your stack is now {stack}.", stack=stack))
+            amount = parse_amount(context.args) if context.args else None
+            stack = await games.top_up(live, who, amount)
+            await reply(context, message, tr.format("Your stack is now {stack}.", stack=stack))
         elif command == "bet":
             await bet(games, live, who, context.args)
 
-    await _run(message, tr, work(), context)
-
-
-async def bet(games: Games, live: Live, who: Player, args: list[str] | None) -> None:
-    """/bet N: bet or raise to N in the hand in play."""
-    amount = _amount(args)
-    if live.hand is None:
-        raise errors.NoHand()
-    await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id, seq=None)
-
-
-def _amount(args: list[str] | None) -> int:
-    if not args or len(args) != 1 or len(args[0]) > 15 or not (
-        args[0].isascii() and args[0].isdigit()
-    ):
-        raise errors.BadNumber()
-    value = int(args[0])
-    if value <= 0:
-        raise errors.BadNumber()
-    return value
+    await run_command(message, tr, work(), context)
 
 
 async def on_start(update: Update, context: Context) -> None:
     """/start in private, with or without a join payload from a deep link."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
     if message.chat.type != ChatType.PRIVATE:
-        await _reply(context, message, help_text(tr))
+        await reply(context, message, help_text(tr))
         return
     services = context.services
 
@@ -352,7 +215,7 @@ async def on_start(update: Update, context: Context) -> None:
         await services.store.users.set_private_chat(who.id, True)
         payload = context.args[0] if context.args else ""
         if not payload.startswith(JOIN_PAYLOAD):
-            await _reply(context, message, help_text(tr))
+            await reply(context, message, help_text(tr))
             return
         table_id = joined_table(services.link_secret, payload)
         live = None if table_id is None else services.games.tables.get(table_id)
@@ -361,71 +224,45 @@ async def on_start(update: Update, context: Context) -> None:
         if not await _is_member(context, live.chat_id, who.id):
             raise errors.NotAMember()
         await services.games.join(live, who)
-        await _reply(context, message, tr.gettext("You are at the table. Your cards will come "
+        await reply(context, message, tr.gettext("You are at the table. Your cards will come "
                                          "here; good luck!"))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def on_help(update: Update, context: Context) -> None:
-    message, _, tr = _group_command(update, context)
-    await _reply(context, message, help_text(tr))
+    message, _, tr = command_parts(update, context)
+    await reply(context, message, help_text(tr))
 
 
 async def on_rules(update: Update, context: Context) -> None:
-    message, _, tr = _group_command(update, context)
+    message, _, tr = command_parts(update, context)
 
     async def work() -> None:
         settings = await context.services.games.chat_settings(message.chat_id)
-        await _reply(context, message, rules_text(tr, settings))
+        await reply(context, message, rules_text(tr, settings))
 
-    await _run(message, tr, work(), context)
-
-
-async def on_settings(update: Update, context: Context) -> None:
-    """/settings shows this chat's table settings; /settings NAME VALUE changes one (admins)."""
-    message, who, tr = _group_command(update, context)
-    await _run(message, tr, _settings(context, message, who, tr), context)
-
-
-async def _settings(context: Context, message: Message, who: Player, tr: Translator) -> None:
-    games = context.services.games
-    args = context.args or []
-    if message.chat.type == ChatType.PRIVATE:
-        raise errors.GroupOnly()
-    if not args:
-        settings = await games.chat_settings(message.chat_id)
-        await _reply(context, message, settings_text(tr, settings))
-        return
-    if len(args) != 2:
-        await _reply(context, message,
-                     tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
-        return
-    if not await _is_admin(context, message.chat_id, who.id):
-        raise errors.OnlyCreatorOrAdmin()
-    settings = await games.change_settings(message.chat_id, args[0], args[1])
-    await _reply(context, message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
-                                      *rules_lines(tr, settings)]))
+    await run_command(message, tr, work(), context)
 
 
 async def on_table(update: Update, context: Context) -> None:
     """/table: the table message again, at the bottom of the chat."""
-    message, _, tr = _group_command(update, context)
+    message, _, tr = command_parts(update, context)
 
     async def work() -> None:
         live = _table_here(context, message)
         await context.services.outbox.move_down(live)
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def on_notify(update: Update, context: Context) -> None:
     """/notify on|off in private: the reminder when a turn waits, per user."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         if message.chat.type != ChatType.PRIVATE:
-            await _reply(context, message, tr.gettext("Send /notify on or /notify off to me "
+            await reply(context, message, tr.gettext("Send /notify on or /notify off to me "
                                                       "in private."))
             return
         await context.services.games.player(who)
@@ -433,15 +270,15 @@ async def on_notify(update: Update, context: Context) -> None:
         word = (context.args or [""])[0].lower() if len(context.args or []) == 1 else ""
         if word not in ("on", "off"):
             state = await store.notify(who.id)
-            await _reply(context, message, tr.gettext("Turn reminders are on. /notify off "
+            await reply(context, message, tr.gettext("Turn reminders are on. /notify off "
                                                       "stops them.") if state else
                          tr.gettext("Turn reminders are off. /notify on starts them."))
             return
         await store.set_notify(who.id, word == "on")
-        await _reply(context, message, tr.gettext("I will remind you when your turn waits.")
+        await reply(context, message, tr.gettext("I will remind you when your turn waits.")
                      if word == "on" else tr.gettext("No more turn reminders."))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def on_added(update: Update, context: Context) -> None:

@@ -28,16 +28,16 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Job,
 
 from bot import errors
 from bot.games import Games, Live, Player
-from bot.handlers import (
+from bot.handling import (
     Context,
     Services,
-    _group_command,
-    _popup,
-    _refusal,
-    _reply,
-    _run,
     bet,
+    command_name,
+    command_parts,
     player_of,
+    refuse_press,
+    reply,
+    run_command,
 )
 from bot.i18n import N_, Translations, Translator
 from bot.pacing import URGENT
@@ -301,7 +301,7 @@ async def _open(context: Context, chat_id: int, who: Player, tr: Translator,
 
 async def on_practice(update: Update, context: Context) -> None:
     """/practice N in private opens a practice table; /practice alone asks for N."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
 
     async def work() -> None:
         if message.chat.type != ChatType.PRIVATE:
@@ -313,11 +313,11 @@ async def on_practice(update: Update, context: Context) -> None:
             raise PracticeRunning()
         buttons = [InlineKeyboardButton(str(n), callback_data=f"{CHOICE}{n}")
                    for n in range(1, MAX_COMPUTERS + 1)]
-        await _reply(context, message, tr.gettext("How many computer players do you want "
+        await reply(context, message, tr.gettext("How many computer players do you want "
                                                   "to play against?"),
                      reply_markup=InlineKeyboardMarkup([buttons]))
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 async def on_choice(update: Update, context: Context) -> None:
@@ -332,7 +332,7 @@ async def on_choice(update: Update, context: Context) -> None:
         await _open(context, message.chat.id, player_of(query.from_user), tr,
                     _count([(query.data or "").removeprefix(CHOICE)]))
     except Exception as err:
-        await query.answer(_popup(_refusal(err).text(tr)), show_alert=True)
+        await refuse_press(query, tr, err)
         return
     await query.answer()
     with contextlib.suppress(TelegramError):
@@ -341,9 +341,9 @@ async def on_choice(update: Update, context: Context) -> None:
 
 async def on_private_command(update: Update, context: Context) -> None:
     """/endgame, /leave, /back and /bet N at the practice table of this private chat."""
-    message, who, tr = _group_command(update, context)
+    message, who, tr = command_parts(update, context)
     games = context.services.games
-    command = (message.text or "").split()[0].split("@")[0].lstrip("/").lower()
+    command = command_name(message)
 
     async def work() -> None:
         live = games.at(message.chat_id, None)
@@ -360,7 +360,7 @@ async def on_private_command(update: Update, context: Context) -> None:
         else:
             raise PracticeChips()
 
-    await _run(message, tr, work(), context)
+    await run_command(message, tr, work(), context)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -22,7 +22,7 @@ from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter
 from bot.games import Games
-from bot.handlers import Services
+from bot.handling import Services
 from bot.http import AiohttpRequest
 from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox

@@ -15,7 +15,7 @@ from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter, table_defaults
 from bot.games import Games, Live
-from bot.handlers import Services
+from bot.handling import Services
 from bot.http import AiohttpRequest
 from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox

@@ -1,0 +1,213 @@
+"""What every handler module shares: the services, who and where an update comes from, the
+reply, and the one place where a command or a press is refused.
+
+A command handler reads like this::
+
+    async def on_something(update: Update, context: Context) -> None:
+        message, who, tr = command_parts(update, context)
+
+        async def work() -> None:
+            ...                      # parse; call `Games`; `await reply(...)`
+                                     # raise a `bot.errors.BotError` to refuse
+
+        await run_command(message, tr, work(), context)
+
+`run_command` answers any refusal or failure as a reply; a button press answers its
+refusal with `refuse_press` (a popup). Storage failures and bugs are logged in
+`logged_refusal`, once.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import CallbackContext, ExtBot
+
+from bot import errors
+from bot.games import Games, Live, Player
+from bot.i18n import Translations, Translator
+from bot.names import display_name
+from bot.outbox import TelegramOutbox
+from bot.pacing import URGENT
+from bot.store import Store, StoreError
+from engine import Act, Action, GameError
+
+log = logging.getLogger(__name__)
+
+POPUP_LIMIT = 200
+"""Telegram shows at most this many characters in a button's popup."""
+JOIN_PAYLOAD = "j"
+"""Deep-link payloads: ``j<table id in hex>_<signature>`` joins that table."""
+
+
+@dataclass
+class Services:
+    """What the handlers share: built once at start-up (`bot.app`)."""
+
+    store: Store
+    games: Games
+    translations: Translations
+    outbox: TelegramOutbox
+    link_secret: bytes
+    """Signs the join links, so a link opens only the table it was made for."""
+
+
+class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    @property
+    def services(self) -> Services:
+        services = self.bot_data.get("services")
+        assert isinstance(services, Services), "the bot has not finished starting"
+        return services
+
+
+# --------------------------------------------------------------------- who and where
+
+
+def player_of(user: User) -> Player:
+    return Player(user.id, display_name(user.full_name, user.id), user.language_code)
+
+
+def thread_of(message: Message) -> int | None:
+    return message.message_thread_id if message.is_topic_message else None
+
+
+def user_tr(context: Context, user: User) -> Translator:
+    """The translator for the user's own language."""
+    return context.services.translations.get(user.language_code)
+
+
+def command_parts(update: Update, context: Context) -> tuple[Message, Player, Translator]:
+    """The message of a command, who sent it, and his translator."""
+    message = update.effective_message
+    user = update.effective_user
+    assert message is not None and user is not None
+    return message, player_of(user), user_tr(context, user)
+
+
+def command_name(message: Message) -> str:
+    """``/Bet@svara_bot 50`` -> ``bet``."""
+    return (message.text or "").split()[0].split("@")[0].lstrip("/").lower()
+
+
+async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+# --------------------------------------------------------------------- join links
+
+
+def join_payload(secret: bytes, table_id: int) -> str:
+    """``j<table id in hex>_<signature>``: a link nobody can make up for another table."""
+    digest = hmac.new(secret, f"join:{table_id}".encode(), hashlib.sha256).digest()
+    signature = base64.urlsafe_b64encode(digest[:12]).decode().rstrip("=")
+    return f"{JOIN_PAYLOAD}{table_id:x}_{signature}"
+
+
+def joined_table(secret: bytes, payload: str) -> int | None:
+    """The table a join payload is for, if its signature is ours."""
+    number, _, _ = payload[len(JOIN_PAYLOAD):].partition("_")
+    if not payload.startswith(JOIN_PAYLOAD) or not 1 <= len(number) <= 12:
+        return None
+    try:
+        table_id = int(number, 16)
+    except ValueError:
+        return None
+    return table_id if hmac.compare_digest(join_payload(secret, table_id), payload) else None
+
+
+def join_link(context: Context, table_id: int) -> str:
+    payload = join_payload(context.services.link_secret, table_id)
+    return f"https://t.me/{context.bot.username}?start={payload}"
+
+
+# --------------------------------------------------------------------- answers
+
+
+def popup(text: str) -> str:
+    """`text` cut to what a popup shows."""
+    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"
+
+
+async def reply(context: Context, message: Message, text: str, **kwargs: Any) -> None:
+    """Reply to a command; in a group the reply waits for a slot of the group's pace."""
+    if message.chat.type != ChatType.PRIVATE:
+        await context.services.outbox.pace.slot(message.chat_id, URGENT)
+    try:
+        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)
+    except TelegramError as err:
+        log.info("could not reply in chat %s: %s", message.chat_id, err)
+
+
+def logged_refusal(err: Exception) -> errors.BotError:
+    """What to tell the player about `err`; storage failures and bugs are logged here."""
+    if isinstance(err, StoreError):
+        log.warning("storage failed while handling an update: %s", err)
+    elif not isinstance(err, errors.BotError | GameError):
+        log.error("unexpected error while handling an update", exc_info=err)
+    return errors.refusal(err)
+
+
+async def refuse_press(query: CallbackQuery, tr: Translator, err: Exception) -> None:
+    """Answer a button press with why it did nothing, in a popup only the presser sees."""
+    await query.answer(popup(logged_refusal(err).text(tr)), show_alert=True)
+
+
+async def run_command(message: Message, tr: Translator, work: Awaitable[None],
+                      context: Context) -> bool:
+    """Await a command's work; answer any refusal or failure as a reply. True if it went
+    through. This is the one place where commands are refused."""
+    try:
+        await work
+    except errors.NeedPrivateChat as err:
+        link = join_link(context, err.table_id)
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Open the bot"),
+                                                                url=link)]])
+        await reply(context, message, err.text(tr), reply_markup=keyboard)
+        return False
+    except Exception as err:
+        await reply(context, message, logged_refusal(err).text(tr))
+        return False
+    return True
+
+
+# --------------------------------------------------------------------- shared commands
+
+
+def parse_amount(args: list[str] | None) -> int:
+    """The one positive whole number a command was given (``/bet 50``)."""
+    if not args or len(args) != 1 or len(args[0]) > 15 or not (
+        args[0].isascii() and args[0].isdigit()
+    ):
+        raise errors.BadNumber()
+    value = int(args[0])
+    if value <= 0:
+        raise errors.BadNumber()
+    return value
+
+
+async def bet(games: Games, live: Live, who: Player, args: list[str] | None) -> None:
+    """/bet N: bet or raise to N in the hand in play (at a group's or a practice table)."""
+    amount = parse_amount(args)
+    if live.hand is None:
+        raise errors.NoHand()
+    await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id, seq=None)
