@@ -139,7 +139,7 @@ def _start(dealer: int, *players: int) -> str:
 #   hand 3: Ana deals to three; Boris and Vera fold without a bet: the dealer takes the
 #           three antes, 30 (+20, the others -10 each).
 #   hand 4 is still being played and hand 5 was aborted: neither has results to fill in.
-_V5_ROWS = [
+V5_ROWS = [
     *(f"INSERT INTO users (id, name, created_at, updated_at) VALUES ({i}, '{n}', {NOW}, {NOW})"
       for i, n in ((7, "Ana"), (8, "Boris"), (9, "Vera"))),
     *(f"INSERT INTO chats (id, created_at, updated_at) VALUES ({c}, {NOW}, {NOW})"
@@ -177,7 +177,7 @@ async def test_migration_6_fills_in_the_results_of_hands_settled_before_it(
         db_path: Path) -> None:
     async with _open(db_path) as conn:
         await migrate(conn, path=str(db_path), target=5)
-        for sql in _V5_ROWS:
+        for sql in V5_ROWS:
             await conn.execute(sql)
 
     store = await Store.open(db_path)
