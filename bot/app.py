@@ -63,7 +63,7 @@ OVERALL_BURST, OVERALL_PERIOD = 4, 0.16
 CONCURRENT_UPDATES = 256
 """Updates handled at once: tables are independent, each has its own lock."""
 
-UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER, Update.INLINE_QUERY]
 """The update types the bot asks Telegram for."""
 
 

@@ -38,3 +38,45 @@ def chips_chart(series: list[tuple[int, int]], name: str, place: str, label: str
         return out.getvalue()
     finally:
         plt.close(fig)
+
+
+GROUP_HEIGHT_IN = 6.5
+"""960 x 780 pixels: room for the legend under the lines."""
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#17becf")
+"""One clearly different colour per line (at most eight lines are drawn)."""
+
+
+def _literal(text: str) -> str:
+    """Text shown as typed: matplotlib reads a pair of ``$`` as a formula."""
+    return text.replace("$", r"\$")
+
+
+def group_chart(lines: list[tuple[str, list[tuple[int, int]]]], place: str,
+                label: str) -> bytes:
+    """One line per player of his running net over the window, names in the legend,
+    dates on the x axis and the chat's name on top."""
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, GROUP_HEIGHT_IN), dpi=DPI)
+    try:
+        for (name, series), colour in zip(lines, COLOURS, strict=False):
+            times = [mdates.date2num(dt.datetime.fromtimestamp(at, dt.UTC))  # type: ignore[no-untyped-call]
+                     for at, _ in series]
+            ax.plot(times, [v for _, v in series], color=colour, linewidth=3,
+                    marker="o" if len(series) < 30 else None, markersize=6,
+                    label=_literal(name))
+        ax.axhline(0, color="#888888", linewidth=1)
+        ax.set_title(_literal(place), fontsize=20, pad=12)
+        ax.set_ylabel(label, fontsize=16)
+        ax.tick_params(labelsize=13)
+        ax.grid(True, alpha=0.3)
+        ax.xaxis.set_major_formatter(mdates.DateFormatter("%d %b"))  # type: ignore[no-untyped-call]
+        ax.xaxis.set_major_locator(mdates.AutoDateLocator(maxticks=6))  # type: ignore[no-untyped-call]
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=min(4, len(lines)),
+                  fontsize=14, frameon=False)
+        fig.tight_layout()
+        out = io.BytesIO()
+        fig.savefig(out, format="png", dpi=DPI)
+        return out.getvalue()
+    finally:
+        plt.close(fig)

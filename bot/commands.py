@@ -9,6 +9,7 @@ faster than once a second by the same user is answered once (`Throttle`). The cl
 from __future__ import annotations
 
 import asyncio
+import html
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -19,7 +20,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
 
 from bot import errors, settings_menu
-from bot.charts import chips_chart
+from bot.charts import chips_chart, group_chart
 from bot.games import Player
 from bot.handling import (
     Context,
@@ -34,7 +35,7 @@ from bot.handling import (
 from bot.i18n import N_, Html, Translator, escape
 from bot.render import cards_text, rules_lines, short_name
 from bot.store import BonusNotDue, StoreError
-from bot.store.history import PlayedHand, Standing
+from bot.store.history import NetLine, PlayedHand, Standing
 from bot.store.next_game import NextGame
 from bot.store.statement import Entry, statement
 from bot.table_settings import settings_text
@@ -47,6 +48,13 @@ DAILY_BONUS = 200
 REPEAT_SECONDS = 1.0
 HISTORY_LENGTH = 10
 TOP_LENGTH = 10
+GROUP_DAYS = 30
+"""The window of /stats group."""
+REGULAR_HANDS = 3
+"""A regular has played this many hands in the window; the chart draws only regulars
+(everyone, while nobody is one yet)."""
+GROUP_LINES = 8
+"""At most this many lines (the players with the most hands): more do not read on a phone."""
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
@@ -409,6 +417,9 @@ async def on_stats(update: Update, context: Context) -> None:
 
     async def work() -> None:
         await _remember_title(context, message)
+        if context.args == ["group"]:
+            await _group_stats(context, message, tr)
+            return
         if context.args:
             await reply(context, message, tr.gettext("Use /stats, or reply /stats to a "
                                                       "player's message."))
@@ -449,6 +460,32 @@ async def on_stats(update: Update, context: Context) -> None:
         await _send_photo(context, message, png)
 
     await run_command(message, tr, work(), context)
+
+
+def regulars(nets: list[NetLine]) -> list[NetLine]:
+    """The lines /stats group draws: players with `REGULAR_HANDS` hands or more (everyone
+    while nobody has that many), at most `GROUP_LINES`, the most hands first."""
+    chosen = [n for n in nets if len(n.series) >= REGULAR_HANDS] or nets
+    return sorted(chosen, key=lambda n: -len(n.series))[:GROUP_LINES]
+
+
+async def _group_stats(context: Context, message: Message, tr: Translator) -> None:
+    """/stats group: each regular's net in this chat over the last 30 days, as a chart."""
+    if not _in_group(message):
+        await reply(context, message, tr.gettext("/stats group works in a group."))
+        return
+    since = int(clock_of(context)) - GROUP_DAYS * 24 * 3600
+    nets = await context.services.store.history.chat_nets(message.chat_id, since)
+    if not nets:
+        await reply(context, message, tr.format(
+            "No hand has been played here in the last {days} days.", days=GROUP_DAYS))
+        return
+    lines = [(short_name(n.name), n.series) for n in regulars(nets)]
+    # The chart is plain text: the chat's title as it is, translations without HTML escapes.
+    place = message.chat.title or html.unescape(tr.gettext("this chat"))
+    label = html.unescape(tr.format("Net chips, last {days} days", days=GROUP_DAYS))
+    png = await asyncio.to_thread(group_chart, lines, place, label)
+    await _send_photo(context, message, png)
 
 
 async def _send_photo(context: Context, message: Message, png: bytes) -> None:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    InlineQueryHandler,
+)
 
-from bot import commands, handlers, practice
+from bot import commands, handlers, inline, practice
 from bot.callback_data import PATTERN
 
 
@@ -26,4 +32,5 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     commands.register(app)
     app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(handlers.on_unknown_press))
+    app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_error_handler(handlers.on_error)

@@ -28,6 +28,13 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", N_("How to play with this bot")),
 )
 
+MORE_USES: dict[str, tuple[tuple[str, str], ...]] = {
+    "stats": (("stats group", N_("This chat's chart: each regular's net over the last "
+                                 "30 days")),),
+}
+"""Lines /help adds under a command for its other forms (the command menu lists the
+command once)."""
+
 
 def help_text(tr: Translator) -> str:
     lines = [tr.gettext("🃏 <b>Svara</b>, the Bulgarian three-card game, for your group."), ""]
@@ -37,6 +44,7 @@ def help_text(tr: Translator) -> str:
     lines.append("")
     for command, description in COMMANDS:
         lines.append(f"/{command}: {tr.gettext(description)}")
+        lines += [f"/{use}: {tr.gettext(text)}" for use, text in MORE_USES.get(command, ())]
     return "\n".join(lines)
 
 

@@ -88,7 +88,8 @@ class Card:
         if len(t) < 2:
             raise BadCardText(text)
         rank = _RANK_BY_TEXT.get(t[:-1].upper())
-        suit = _SUIT_BY_TEXT.get(t[-1].lower()) or _SUIT_BY_TEXT.get(t[-1])
+        # Not `get(lower) or get(t[-1])`: clubs is Suit 0, falsy, so "7C" would be refused.
+        suit = _SUIT_BY_TEXT.get(t[-1].lower())
         if rank is None or suit is None:
             raise BadCardText(text)
         return CARDS[(rank - Rank.SEVEN) * 4 + suit]

@@ -21,8 +21,15 @@ Without the fixture: `async with SandboxServer(World()) as server:` and point PT
 from bot.sandbox.errors import ApiError, SandboxError
 from bot.sandbox.faults import Fault
 from bot.sandbox.limits import FloodMode, FloodRules
-from bot.sandbox.models import CallbackAnswer, ChatRecord, MessageRecord, UserRecord
-from bot.sandbox.players import Player, Press
+from bot.sandbox.models import (
+    CallbackAnswer,
+    ChatRecord,
+    InlineAnswer,
+    InlineResult,
+    MessageRecord,
+    UserRecord,
+)
+from bot.sandbox.players import Inline, Player, Press
 from bot.sandbox.server import SandboxServer
 from bot.sandbox.world import World
 
@@ -33,6 +40,9 @@ __all__ = [
     "Fault",
     "FloodMode",
     "FloodRules",
+    "Inline",
+    "InlineAnswer",
+    "InlineResult",
     "MessageRecord",
     "Player",
     "Press",

@@ -23,7 +23,7 @@ async def get_me(ctx: Ctx) -> Any:
         {
             "can_join_groups": True,
             "can_read_all_group_messages": not ctx.world.privacy_mode,
-            "supports_inline_queries": False,
+            "supports_inline_queries": ctx.world.inline_mode,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }

@@ -233,3 +233,37 @@ class CallbackRecord:
     created: float  # world clock
     answer: CallbackAnswer | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(frozen=True, slots=True)
+class InlineResult:
+    """One result of an inline answer, as the user would see and send it."""
+
+    id: str
+    title: str
+    description: str | None
+    text: str
+    """The message it sends, after entity parsing."""
+    entities: list[JSON]
+
+
+@dataclass(frozen=True, slots=True)
+class InlineAnswer:
+    """What answerInlineQuery offered the user."""
+
+    results: tuple[InlineResult, ...]
+    cache_time: int
+    is_personal: bool
+
+
+@dataclass(slots=True, eq=False)
+class InlineQueryRecord:
+    """What a user typed after the bot's name, waiting for (or given) its answer."""
+
+    id: str
+    user: UserRecord
+    query: str
+    chat_type: str | None
+    created: float  # world clock
+    answer: InlineAnswer | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)

@@ -23,6 +23,8 @@ JSON_FIELDS = frozenset(
         "caption_entities",
         "reply_parameters",
         "link_preview_options",
+        "results",
+        "button",
     }
 )
 

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from bot.sandbox.errors import SandboxError
-from bot.sandbox.models import CallbackAnswer, CallbackRecord, ChatRecord, MessageRecord, UserRecord
+from bot.sandbox.models import (
+    CallbackAnswer,
+    CallbackRecord,
+    ChatRecord,
+    InlineAnswer,
+    InlineQueryRecord,
+    MessageRecord,
+    UserRecord,
+)
 from bot.sandbox.text import detect_entities
 
 if TYPE_CHECKING:
@@ -41,6 +49,29 @@ class Press:
         except TimeoutError:
             raise SandboxError(
                 f"the bot did not answer the press of {self.data!r} within {timeout}s"
+            ) from None
+        assert self.query.answer is not None
+        return self.query.answer
+
+
+class Inline:
+    """What a user typed after the bot's name; await `answer()` for the results offered."""
+
+    def __init__(self, query: InlineQueryRecord) -> None:
+        self.query = query
+
+    @property
+    def answered(self) -> bool:
+        """Whether answerInlineQuery was accepted for this query."""
+        return self.query.answer is not None
+
+    async def answer(self, timeout: float = 2.0) -> InlineAnswer:  # noqa: ASYNC109
+        """Wait for answerInlineQuery and return the results it offered."""
+        try:
+            await asyncio.wait_for(self.query.answered.wait(), timeout)
+        except TimeoutError:
+            raise SandboxError(
+                f"the bot did not answer the inline query {self.query.query!r} within {timeout}s"
             ) from None
         assert self.query.answer is not None
         return self.query.answer
@@ -150,6 +181,12 @@ class Player:
         if not self.record.blocked:
             self.record.blocked = True
             self.world.push_member_change(self.dm, self.record, "member", "kicked")
+
+    async def inline(self, text: str, *, chat_type: str | None = "sender") -> Inline:
+        """Type ``@bot text`` in a chat of `chat_type` (the bot need not be in it)."""
+        query = self.world.new_inline_query(self.record, text, chat_type)
+        await asyncio.sleep(0)
+        return Inline(query)
 
     async def press(self, message: MessageRecord, label: str) -> Press:
         """Press the inline button labelled `label` on the message as it is now."""

@@ -14,6 +14,7 @@ from bot.sandbox.models import (
     CallbackRecord,
     ChatRecord,
     FileRecord,
+    InlineQueryRecord,
     MessageRecord,
     UserRecord,
 )
@@ -36,6 +37,7 @@ class World(Activity):
         bot_username: str = "svara_test_bot",
         bot_name: str = "Svara",
         privacy_mode: bool = True,
+        inline_mode: bool = True,
         callback_timeout: float = 15.0,
         strict_html_entities: bool = True,
         clock: Callable[[], float] = time.monotonic,
@@ -45,6 +47,7 @@ class World(Activity):
         bot_id = int(token.split(":", 1)[0])
         self.bot = UserRecord(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
         self.privacy_mode = privacy_mode
+        self.inline_mode = inline_mode  # /setinline at BotFather
         self.callback_timeout = callback_timeout
         self.strict_html_entities = strict_html_entities
         self.clock = clock
@@ -53,6 +56,7 @@ class World(Activity):
         self.chats: dict[int, ChatRecord] = {}
         self.files: dict[str, FileRecord] = {}
         self.queries: dict[str, CallbackRecord] = {}
+        self.inline_queries: dict[str, InlineQueryRecord] = {}
         self.commands: dict[str, list[JSON]] = {}  # scope and language -> commands
         Activity.__init__(self, pending=lambda: self.updates.pending)
         self.updates = UpdateQueue(on_change=self.touch)
@@ -292,6 +296,32 @@ class World(Activity):
         }
         self.updates.push("callback_query", payload)
         return query
+
+    def new_inline_query(
+        self, user: UserRecord, query: str, chat_type: str | None = "sender"
+    ) -> InlineQueryRecord:
+        """Register what `user` typed after the bot's name and queue its inline_query update.
+
+        Telegram sends one per pause in typing; it answers within the same window as a
+        button press (`callback_timeout`), and only to a bot with inline mode switched on.
+        """
+        if not self.inline_mode:
+            raise SandboxError("the bot has no inline mode: switch it on with /setinline")
+        if len(query) > 256:
+            raise SandboxError("an inline query is at most 256 characters")
+        record = InlineQueryRecord(
+            id=str(next(self._query_ids)),
+            user=user,
+            query=query,
+            chat_type=chat_type,
+            created=self.clock(),
+        )
+        self.inline_queries[record.id] = record
+        payload: JSON = {"id": record.id, "from": user.to_json(), "query": query, "offset": ""}
+        if chat_type is not None:
+            payload["chat_type"] = chat_type
+        self.updates.push("inline_query", payload)
+        return record
 
     def push_member_change(self, chat: ChatRecord, user: UserRecord, old: str, new: str) -> None:
         """Queue a my_chat_member update (the bot's status changed in `chat`)."""

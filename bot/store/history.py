@@ -138,6 +138,16 @@ _BOARD = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class NetLine:
+    """One player's running net in a chat since some time, after each hand he played."""
+
+    user_id: int
+    name: str
+    series: list[tuple[int, int]]
+    """(time, net since the window opened), oldest first."""
+
+
 class History:
     """Read-only queries over played hands."""
 
@@ -240,11 +250,27 @@ class History:
             out.append((int(at), total))
         return out
 
+    async def chat_nets(self, chat_id: int, since: int) -> list[NetLine]:
+        """Every player's running net in the chat over the hands settled since `since`,
+        those with the most hands first."""
+        rows = await self._db.fetchall(
+            "SELECT p.user_id, u.name, p.at, p.net FROM hand_players p"
+            " JOIN users u ON u.id = p.user_id WHERE p.chat_id = ? AND p.at >= ?"
+            " ORDER BY p.hand_id", (chat_id, since))
+        names: dict[int, str] = {}
+        series: dict[int, list[tuple[int, int]]] = {}
+        for user_id, name, at, net in rows:
+            line = series.setdefault(int(user_id), [])
+            names[int(user_id)] = str(name)
+            line.append((int(at), (line[-1][1] if line else 0) + int(net)))
+        order = sorted(series, key=lambda u: (-len(series[u]), u))
+        return [NetLine(u, names[u], series[u]) for u in order]
+
 
 async def set_chat_title(conn: Conn, chat_id: int, title: str) -> None:
     await execute(conn, "UPDATE chats SET title = ? WHERE id = ? AND ifnull(title, '') != ?",
                   (title[:128], chat_id, title[:128]))
 
 
-__all__ = ["History", "PlayedHand", "PlayerLine", "PlayerStats", "Standing",
+__all__ = ["History", "NetLine", "PlayedHand", "PlayerLine", "PlayerStats", "Standing",
            "backfill", "player_lines", "record_players", "set_chat_title"]

@@ -165,3 +165,38 @@ async def test_top_and_stats_match_the_ledger_and_the_chart_is_a_png(bed: Bed) -
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and 5_000 < len(data) < 500_000
     width, height = struct.unpack(">II", data[16:24])
     assert (width, height) == (960, 600)
+
+
+async def test_stats_group_draws_the_chat_and_refuses_where_it_has_nothing(bed: Bed) -> None:
+    ana, boris, vera = players = bed.players("Ana", "Boris", "Vera")
+    group = bed.group(*players)
+    now = [1_000_000.0]
+    bed.app.bot_data["clock"] = lambda: now[0]
+    assert await reply(bed, ana, group, "/stats group") == [
+        "No hand has been played here in the last 30 days."]
+    await bed.open_table(group, ana, boris, vera)
+    await play_showdown(bed, group, players, folder=2)
+    (last,) = await bed.store.db.fetchall("SELECT max(at) FROM hand_players")
+    ended = int(last[0])
+
+    now[0] = ended + 29 * 24 * 3600
+    assert await reply(bed, boris, group, "/stats group") == [""]  # the photo, no text
+    photo = group.bot_messages()[-1].photo
+    assert photo is not None
+    data = photo.data
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and 5_000 < len(data) < 500_000
+    assert struct.unpack(">II", data[16:24]) == (960, 780)
+
+    now[0] = ended + 30 * 24 * 3600 + 1
+    assert await reply(bed, boris, group, "/stats group") == [
+        "No hand has been played here in the last 30 days."]
+    await ana.start_bot()
+    assert await reply(bed, ana, ana.dm, "/stats group") == ["/stats group works in a group."]
+    now[0] += 5  # not a repeat of the same command within a second
+    assert await reply(bed, ana, group, "/stats everyone") == [
+        "Use /stats, or reply /stats to a player's message."]
+    (help_text,) = await reply(bed, ana, group, "/help")
+    lines = help_text.splitlines()
+    at = lines.index("/stats: Your figures and chart (reply to see a player's)")
+    assert lines[at + 1] == ("/stats group: This chat's chart: each regular's net over the last"
+                             " 30 days")

@@ -208,3 +208,12 @@ async def test_healthz_is_503_while_the_database_is_not_writable(hooked: Hooked)
     assert (health["status"], health["database_ok"]) == ("unavailable", False)
     status, health = await get_health(hooked.base)
     assert (status, health["database_ok"]) == (200, True)
+
+
+async def test_inline_queries_are_among_the_updates_asked_for(hooked: Hooked) -> None:
+    """Set up as in production (allowed_updates), typing "@bot 7c Kh Kd" gets its answer."""
+    ana = hooked.tg.world.user("Ana")
+    typed = await ana.inline("7c Kh Kd")
+    (result,) = (await typed.answer(timeout=WAIT)).results
+    assert result.title == "7♣ K♥ K♦: 31 points"
+    assert hooked.tg.world.updates.dropped == []

@@ -16,6 +16,7 @@ def test_deck_has_32_distinct_cards() -> None:
         ("10s Th", "10♠ 10♥"),
         ("10♠,A♦", "10♠ A♦"),
         ("qc jd", "Q♣ J♦"),
+        ("7C KH TD", "7♣ K♥ 10♦"),
     ],
 )
 def test_parse_both_forms(text: str, expected: str) -> None:

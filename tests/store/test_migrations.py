@@ -119,3 +119,87 @@ async def test_misnumbered_migrations_are_a_bug(db_path: Path) -> None:
     async with _open(db_path) as conn:
         with pytest.raises(ValueError, match="version"):
             await migrate(conn, path=str(db_path), migrations=(Migration(2, "skips one", ()),))
+
+
+_RULES_V5 = ('{"ante": 10, "blind": true, "blind_cap": null, "limit": "no_limit",'
+             ' "bet_cap": null, "tie": "svara", "scoring": {"two_sevens": true,'
+             ' "three_sevens_top": true, "chechak": true}, "max_seats": 10}')
+
+
+def _start(dealer: int, *players: int) -> str:
+    seats = ", ".join(f'{{"player": {p}, "stack": 1000, "sitting_out": false, "timeouts": 0}}'
+                      for p in players)
+    return f'{{"rules": {_RULES_V5}, "seats": [{seats}], "dealer": {dealer}, "seed": "0a0b0c"}}'
+
+
+# A version-5 database with hands in it, written as that schema had them. Every hand is
+# decided by folds, so its result follows from the rules alone, whatever the cards:
+#   hand 1: Ana deals; Boris declines the blind and folds: Ana takes the antes, 20 (+10).
+#   hand 2: Boris deals; Ana declines the blind and folds: Boris takes 20 (+10).
+#   hand 3: Ana deals to three; Boris and Vera fold without a bet: the dealer takes the
+#           three antes, 30 (+20, the others -10 each).
+#   hand 4 is still being played and hand 5 was aborted: neither has results to fill in.
+V5_ROWS = [
+    *(f"INSERT INTO users (id, name, created_at, updated_at) VALUES ({i}, '{n}', {NOW}, {NOW})"
+      for i, n in ((7, "Ana"), (8, "Boris"), (9, "Vera"))),
+    *(f"INSERT INTO chats (id, created_at, updated_at) VALUES ({c}, {NOW}, {NOW})"
+      for c in (-5, -6)),
+    "INSERT INTO tables (id, chat_id, status, creator, rules, created_at)"
+    f" VALUES (1, -5, 'closed', 7, '{_RULES_V5}', {NOW})",
+    "INSERT INTO tables (id, chat_id, status, creator, rules, created_at)"
+    f" VALUES (2, -6, 'playing', 9, '{_RULES_V5}', {NOW})",
+    "INSERT INTO hands (id, table_id, number, start, commitment, started_at, ended_at, status,"
+    f" cards_sent) VALUES (1, 1, 1, '{_start(0, 7, 8)}', 'c1', {NOW}, {NOW + 60}, 'settled', 1)",
+    "INSERT INTO hands (id, table_id, number, start, commitment, started_at, ended_at, status,"
+    f" cards_sent) VALUES (2, 1, 2, '{_start(1, 7, 8)}', 'c2', {NOW + 70}, {NOW + 120},"
+    " 'settled', 1)",
+    "INSERT INTO hands (id, table_id, number, start, commitment, started_at, ended_at, status,"
+    f" cards_sent) VALUES (3, 2, 1, '{_start(0, 7, 8, 9)}', 'c3', {NOW + 130}, {NOW + 200},"
+    " 'settled', 1)",
+    "INSERT INTO hands (id, table_id, number, start, commitment, started_at, status)"
+    f" VALUES (4, 2, 2, '{_start(1, 7, 8, 9)}', 'c4', {NOW + 210}, 'open')",
+    "INSERT INTO hands (id, table_id, number, start, commitment, started_at, ended_at, status,"
+    f" abort_reason) VALUES (5, 1, 3, '{_start(0, 7, 8)}', 'c5', {NOW + 130}, {NOW + 140},"
+    " 'aborted', 'restart')",
+    *(f"INSERT INTO actions (hand_id, seq, action, at) VALUES ({h}, {s}, '{a}', {NOW})"
+      for h, s, a in (
+          (1, 1, '{"act": "no_blind", "seat": 1}'), (1, 2, '{"act": "fold", "seat": 1}'),
+          (2, 1, '{"act": "no_blind", "seat": 0}'), (2, 2, '{"act": "fold", "seat": 0}'),
+          (3, 1, '{"act": "no_blind", "seat": 1}'), (3, 2, '{"act": "fold", "seat": 1}'),
+          (3, 3, '{"act": "fold", "seat": 2}'),
+          (4, 1, '{"act": "no_blind", "seat": 2}'),
+          (5, 1, '{"act": "no_blind", "seat": 1}'),
+      )),
+]
+
+
+async def test_migration_6_fills_in_the_results_of_hands_settled_before_it(
+        db_path: Path) -> None:
+    async with _open(db_path) as conn:
+        await migrate(conn, path=str(db_path), target=5)
+        for sql in V5_ROWS:
+            await conn.execute(sql)
+
+    store = await Store.open(db_path)
+    try:
+        assert store.db.version == LATEST
+        rows = await store.db.fetchall(
+            "SELECT hand_id, user_id, chat_id, net, won, svara, svara_won, points, pot, at"
+            " FROM hand_players ORDER BY hand_id, user_id")
+        assert [tuple(r) for r in rows] == [
+            (1, 7, -5, 10, 1, 0, 0, None, 20, NOW + 60),
+            (1, 8, -5, -10, 0, 0, 0, None, 20, NOW + 60),
+            (2, 7, -5, -10, 0, 0, 0, None, 20, NOW + 120),
+            (2, 8, -5, 10, 1, 0, 0, None, 20, NOW + 120),
+            (3, 7, -6, 20, 1, 0, 0, None, 30, NOW + 200),
+            (3, 8, -6, -10, 0, 0, 0, None, 30, NOW + 200),
+            (3, 9, -6, -10, 0, 0, 0, None, 30, NOW + 200),
+        ]
+        titles = await store.db.fetchall("SELECT id, title FROM chats ORDER BY id")
+        assert [tuple(r) for r in titles] == [(-6, None), (-5, None)]
+        board, mine = await store.history.leaderboard(-6, 7)
+        assert [(s.name, s.net, s.played, s.won) for s in board] == [
+            ("Ana", 20, 1, 1), ("Boris", -10, 1, 0), ("Vera", -10, 1, 0)]
+        assert mine is not None and mine.rank == 1
+    finally:
+        await store.close()
