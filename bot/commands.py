@@ -122,7 +122,7 @@ def _winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> 
         line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
                          pot=pot, points=main.points)
     if any(isinstance(e, SvaraOpened) for e in hand.events):
-        line = Html(line + " · " + tr.gettext("svara"))
+        line = Html(line + " · " + tr.pgettext("history", "svara"))
     return line
 
 
