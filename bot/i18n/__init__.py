@@ -28,12 +28,12 @@ escaped twice, while everything else (player names) is escaped.
 from __future__ import annotations
 
 import gettext as _gettext
-import html
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
+import markupsafe
 from babel.core import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
@@ -78,12 +78,20 @@ class Html(str):
 
     __slots__ = ()
 
+    def __html__(self) -> str:
+        """MarkupSafe's mark of text that is already HTML."""
+        return self
+
 
 def escape(value: object) -> Html:
-    """``value`` as text safe inside Telegram HTML (``Html`` passes through unchanged)."""
+    """``value`` as text safe inside Telegram HTML (``Html`` passes through unchanged).
+
+    MarkupSafe does the escaping: ``&``, ``<``, ``>`` and both quotes, which Telegram
+    reads back as the characters they stand for.
+    """
     if isinstance(value, Html):
         return value
-    return Html(html.escape(str(value), quote=True))
+    return Html(markupsafe.escape(str(value)))
 
 
 def normalize_language(code: str | None) -> str:

@@ -259,7 +259,7 @@ def test_incomplete_plural_falls_back_whole(locales: Path) -> None:
 def test_values_are_escaped_for_telegram_html() -> None:
     tr = Translator("en")
     text = tr.format("<b>{player}</b> folds", player='<i>Bob</i> & "Co"')
-    assert text == "<b>&lt;i&gt;Bob&lt;/i&gt; &amp; &quot;Co&quot;</b> folds"
+    assert text == "<b>&lt;i&gt;Bob&lt;/i&gt; &amp; &#34;Co&#34;</b> folds"
     assert isinstance(text, Html)
 
 
