@@ -217,10 +217,8 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
 
 def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
     """One message per round: commitment, the 32 hashes, the opened positions."""
-    import json
-
     out: list[str] = []
-    for r in json.loads(played.row.reveal or "[]"):
+    for r in played.row.reveal or []:
         lines = [tr.format("🔐 Hand #{id}, round {round}", id=played.row.id, round=r["round"]),
                  tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
                  tr.gettext("Position hashes 1 to 32 (HASHES):"),

@@ -11,6 +11,7 @@ from datetime import datetime, tzinfo
 
 from bot.callback_data import Button, Press
 from bot.i18n import Html, Translator, escape
+from bot.store.models import TableStatus
 from bot.table_settings import TableSettings
 from bot.table_settings import rules_lines as rules_lines  # where callers look for it
 from engine import Card, Hand, Phase, ScoringRules, format_hand
@@ -66,8 +67,7 @@ class TableView:
     """Everything the table message shows."""
 
     table_id: int
-    status: str
-    """lobby, playing or closed."""
+    status: TableStatus
     settings: TableSettings
     seats: tuple[SeatView, ...]
     names: dict[int, str] = field(default_factory=dict)
@@ -108,9 +108,9 @@ def cards_text(cards: tuple[Card, ...]) -> str:
 
 def render_table(view: TableView, tr: Translator) -> Screen:
     """The table message for `view`, in the chat's language."""
-    if view.status == "lobby":
+    if view.status is TableStatus.LOBBY:
         return _lobby(view, tr)
-    if view.status == "closed":
+    if view.status is TableStatus.CLOSED:
         return _closed(view, tr)
     return _playing(view, tr)
 

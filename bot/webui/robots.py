@@ -18,6 +18,7 @@ from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Games, Live
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
+from bot.store import TableStatus
 from engine import Act, Action, Phase
 from engine.players import Computer, Level
 
@@ -129,7 +130,7 @@ class Robots:
 
     async def _act(self, robot: Robot, live: Live, message: MessageRecord) -> None:
         me = robot.player
-        if live.status == "lobby":
+        if live.status is TableStatus.LOBBY:
             if live.table.seat(me.id) is None and (live.id, me.id) not in self._joined \
                     and "Join" in message.labels:
                 self._joined.add((live.id, me.id))
