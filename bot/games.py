@@ -107,7 +107,6 @@ class Live:
     settings: TableSettings
     table: Table
     status: TableStatus = TableStatus.LOBBY
-    message_id: int | None = None
     language: str | None = None
     names: dict[int, str] = field(default_factory=dict)
     hand: Hand | None = None
@@ -119,15 +118,10 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_settings: TableSettings | None = None
     """Settings an admin changed during a hand; they apply from the next deal."""
-    shown: str | None = None
-    """A digest of the last screen the outbox put in the chat (to skip edits that change
-    nothing); kept with the table, so a restart knows it too."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
     deadline: float | None = None
     """When `wait` runs out (seconds since the epoch), as the table message shows it."""
-    retired: set[int] = field(default_factory=set)
-    """Earlier table messages (moved down by /table): their buttons are expired."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -189,6 +183,10 @@ class Outbox(Protocol):
 
     def arm(self, live: Live, wait: Wait | None) -> None:
         """Replace the table's timer: call `Games.on_timer(live.id, wait)` when it rings."""
+
+    def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
+        """After a restart: the table's message and a digest of what it showed, as last
+        stored, so a table that did not change is not edited again."""
 
 
 class Games:
@@ -652,8 +650,7 @@ class Games:
             chat = await self.store.chats.get(row.chat_id)
             settings = TableSettings.load(row.rules, **self.defaults.model_dump())
             live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
-                        Table(settings.rules()), status=row.status, message_id=row.message_id,
-                        language=chat.language)
+                        Table(settings.rules()), status=row.status, language=chat.language)
             await self.reload(live)
             report = by_table.get(row.id)
             if report is not None and report.hand is not None and not report.hand.is_over:
@@ -667,9 +664,7 @@ class Games:
                 live.outcome = await self._last_outcome(live)
             self._register(live)
             async with live.lock:
-                # What the chat shows, as last recorded: a table that did not change is
-                # not edited again.
-                live.shown = row.shown
+                self.outbox.resume(live, message_id=row.message_id, shown=row.shown)
                 await self._publish(live)
                 await self._resend_cards(live)
         return lines

@@ -93,7 +93,7 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
     live = games.tables.get(press.table)
     message = query.message
     if live is None or message is None or message.chat.id != live.chat_id \
-            or message.message_id in live.retired:
+            or context.services.outbox.retired(live.id, message.message_id):
         raise errors.Expired()
     chat = message.chat
     context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
