@@ -34,8 +34,8 @@ from bot.handling import (
     user_tr,
 )
 from bot.i18n import Translator
-from bot.render import cards_popup, press_toast, welcome_text
-from bot.texts import help_text, rules_text
+from bot.render import cards_popup, press_toast
+from bot.texts import help_text, rules_text, welcome_text
 from engine import Act, Action
 
 log = logging.getLogger(__name__)
