@@ -32,16 +32,23 @@ from bot.handling import (
     reply,
     run_command,
 )
-from bot.i18n import N_, Html, Translator, escape
-from bot.render import cards_text, rules_lines, short_name
+from bot.i18n import Translator
+from bot.render import (
+    entry_line,
+    hand_text,
+    place_text,
+    proof_texts,
+    rules_lines,
+    short_name,
+    standing_line,
+    wait_text,
+    winners_line,
+)
 from bot.store import BonusNotDue, StoreError
-from bot.store.history import NetLine, PlayedHand, Standing
+from bot.store.history import NetLine, PlayedHand
 from bot.store.next_game import NextGame
-from bot.store.statement import Entry, statement
+from bot.store.statement import statement
 from bot.table_settings import settings_text
-from bot.texts import movement_text
-from engine import Act, Action
-from engine.events import PotWon, Shown, SvaraOpened
 
 DAILY_BONUS = 200
 """The daily bonus when the settings do not say (``SVARA_DAILY_BONUS``)."""
@@ -102,28 +109,7 @@ async def _remember_title(context: Context, message: Message) -> None:
         await context.services.store.history.set_title(message.chat_id, message.chat.title)
 
 
-def _date(at: int | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at or 0))
-
-
 # --------------------------------------------------------------------- history
-
-
-def _winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> Html:
-    hand = played.hand
-    pots = [e for e in hand.events if isinstance(e, PotWon)]
-    pot = sum(e.amount for e in pots)
-    main = max(pots, key=lambda e: e.amount)
-    who = Html(", ".join(escape(short_name(names.get(hand.seats[w].player, "?")))
-                         for w in main.winners))
-    if main.points is None:
-        line = tr.format("#{id} · {who} takes {pot}", id=played.row.id, who=who, pot=pot)
-    else:
-        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
-                         pot=pot, points=main.points)
-    if any(isinstance(e, SvaraOpened) for e in hand.events):
-        line = Html(line + " · " + tr.pgettext("history", "svara"))
-    return line
 
 
 async def _names(context: Context, hands: list[PlayedHand]) -> dict[int, str]:
@@ -149,97 +135,10 @@ async def on_history(update: Update, context: Context) -> None:
             return
         names = await _names(context, hands)
         lines = [tr.gettext("<b>The last hands here</b> (details: /hand NUMBER)")]
-        lines += [_winners_line(tr, names, p) for p in hands]
+        lines += [winners_line(tr, names, p) for p in hands]
         await reply(context, message, "\n".join(lines))
 
     await run_command(message, tr, work(), context)
-
-
-_ACTS: dict[Act, str] = {
-    Act.BLIND: N_("{name} bets {amount} blind"),
-    Act.NO_BLIND: N_("{name}: no blind"),
-    Act.FOLD: N_("{name} folds"),
-    Act.CALL: N_("{name} calls"),
-    Act.RAISE: N_("{name} raises to {amount}"),
-    Act.ALL_IN: N_("{name} goes all-in"),
-    Act.JOIN_SVARA: N_("{name} joins the svara"),
-    Act.SKIP_SVARA: N_("{name} skips the svara"),
-    Act.CLOSE_SVARA: N_("the svara closes"),
-    Act.TIMEOUT: N_("{name} runs out of time"),
-    Act.LEAVE: N_("{name} leaves"),
-}
-
-
-def _action_line(tr: Translator, names: dict[int, str], played: PlayedHand,
-                 action: Action) -> Html:
-    name = "" if action.seat is None else short_name(
-        names.get(played.hand.seats[action.seat].player, "?"))
-    return tr.format(_ACTS[action.act], name=name, amount=action.amount or 0)
-
-
-def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
-    """/hand N: the players, every action, the showdown, the pots and how to check."""
-    hand, row = played.hand, played.row
-
-    def name(seat: int) -> Html:
-        return escape(short_name(names.get(hand.seats[seat].player, "?")))
-
-    lines: list[str] = [
-        tr.format("📜 Hand #{id}", id=row.id),
-        tr.format("Table hand {n} · {date}", n=row.number, date=_date(row.started_at)),
-        tr.format("Dealer {name}; stacks at the start: {stacks}", name=name(hand.dealer),
-                  stacks=Html(", ".join(f"{name(i)} {s['stack']}" for i, s in
-                                        enumerate(hand.start_json()["seats"])))),
-        "",
-    ]
-    for n, action in enumerate(hand.actions, start=1):
-        lines.append(f"{n}. " + _action_line(tr, names, played, action))
-    shown = [e for e in hand.events if isinstance(e, Shown)]
-    if shown:
-        lines.append("")
-    for show in shown:
-        lines.append(tr.format("{name}: {cards} ({points})", name=name(show.seat),
-                               cards=cards_text(show.cards), points=show.points))
-    lines.append("")
-    for won in (e for e in hand.events if isinstance(e, PotWon)):
-        who = Html(", ".join(name(w) for w in won.winners))
-        if len(won.winners) > 1:
-            lines.append(tr.format("🏆 {names} split {pot}", names=who, pot=won.amount))
-        elif won.points is None:
-            lines.append(tr.format("🏆 {names} takes {pot}", names=who, pot=won.amount))
-        else:
-            lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
-                                   pot=won.amount, points=won.points))
-    lines += ["", tr.gettext(
-        "🔐 <b>Fairness proof</b> (next message, one per round). Before the deal the bot "
-        "published the commitment: SHA-256 of the 32 position hashes joined by single "
-        "spaces. Each position hash is SHA-256 of <code>position|card|salt</code>. Only "
-        "the cards shown are opened; folded cards stay hidden behind their hashes.")]
-    lines.append(tr.gettext(
-        "Check in a shell: <code>printf '%s' 'HASHES' | sha256sum</code> gives the "
-        "commitment, and <code>printf '%s' '1|Kh|SALT' | sha256sum</code> gives hash number "
-        "1. In Python: <code>hashlib.sha256(text.encode()).hexdigest()</code>. Your own "
-        "cards' openings came with your cards."))
-    return "\n".join(lines)
-
-
-def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
-    """One message per round: commitment, the 32 hashes, the opened positions."""
-    import json
-
-    out: list[str] = []
-    for r in json.loads(played.row.reveal or "[]"):
-        lines = [tr.format("🔐 Hand #{id}, round {round}", id=played.row.id, round=r["round"]),
-                 tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
-                 tr.gettext("Position hashes 1 to 32 (HASHES):"),
-                 f"<pre>{' '.join(r['hashes'])}</pre>"]
-        if r["open"]:
-            lines.append(tr.gettext("Opened positions (position|card|salt):"))
-            lines.append("<pre>" + "\n".join(f"{p}|{c}|{s}" for p, c, s in r["open"]) + "</pre>")
-        else:
-            lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
-        out.append("\n".join(lines))
-    return out
 
 
 async def on_hand(update: Update, context: Context) -> None:
@@ -272,27 +171,6 @@ async def on_hand(update: Update, context: Context) -> None:
 # --------------------------------------------------------------------- chips
 
 
-def _day(at: int) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(at))
-
-
-def _place(tr: Translator, title: str | None) -> Html:
-    return escape(title) if title else Html(tr.gettext("a group"))
-
-
-def entry_line(tr: Translator, e: Entry) -> Html:
-    """One line of the statement: a stay at a table with its net, or one movement."""
-    if e.kind != "stay":
-        return tr.format("{day} · {delta:+d} {what}", day=_day(e.at), delta=e.delta,
-                         what=movement_text(tr, e.kind))
-    if e.back is None:
-        return tr.format("{day} · {place}: brought {brought}, still playing", day=_day(e.at),
-                         place=_place(tr, e.title), brought=e.brought)
-    return tr.format("{day} · {place}: brought {brought}, left with {back} · {net:+d}",
-                     day=_day(e.at), place=_place(tr, e.title), brought=e.brought,
-                     back=e.back, net=e.delta)
-
-
 async def on_balance(update: Update, context: Context) -> None:
     """/balance: in a group one line; in private a statement."""
     message, who, tr = command_parts(update, context)
@@ -312,7 +190,7 @@ async def on_balance(update: Update, context: Context) -> None:
             tr.format("🏦 <b>{name}</b>: {total}", name=who.name,
                       total=tr.chips(found.balance + at_tables)),
             tr.format("Balance: <b>{balance}</b>", balance=found.balance)]
-        lines += [tr.format("At the table of {place}: {stack}", place=_place(tr, t.title),
+        lines += [tr.format("At the table of {place}: {stack}", place=place_text(tr, t.title),
                             stack=t.stack) for t in found.tables]
         if found.entries:
             lines += ["", tr.gettext("<b>Recent movements</b>")]
@@ -335,13 +213,6 @@ async def _note_title(update: Update, context: Context) -> None:
             known[message.chat_id] = message.chat.title
     except StoreError:
         return  # the command itself answers that storage failed
-
-
-def wait_text(tr: Translator, seconds: int) -> Html:
-    hours, minutes = divmod(max(60, seconds) // 60, 60)
-    if hours:
-        return tr.format("{h} h {m} min", h=hours, m=minutes)
-    return tr.format("{m} min", m=minutes)
 
 
 async def on_daily(update: Update, context: Context) -> None:
@@ -373,13 +244,6 @@ async def on_daily(update: Update, context: Context) -> None:
 # --------------------------------------------------------------------- stats
 
 
-def _standing_line(tr: Translator, s: Standing) -> Html:
-    hands = tr.nformat("{count} hand", "{count} hands", s.played, count=s.played)
-    return tr.format("{rank}. {name}: {net:+d} · {hands}, {won} won · biggest pot "
-                     "{biggest}", rank=s.rank, name=short_name(s.name), net=s.net,
-                     hands=hands, won=s.won, biggest=s.biggest)
-
-
 async def on_top(update: Update, context: Context) -> None:
     message, who, tr = command_parts(update, context)
 
@@ -402,9 +266,9 @@ async def on_top(update: Update, context: Context) -> None:
             return
         title = (tr.gettext("<b>Leaderboard, every chat</b>") if everywhere
                  else tr.gettext("<b>Leaderboard of this chat</b>"))
-        lines: list[str] = [title, *(_standing_line(tr, s) for s in board)]
+        lines: list[str] = [title, *(standing_line(tr, s) for s in board)]
         if mine is not None and mine.rank > len(board):
-            lines += ["…", _standing_line(tr, mine)]
+            lines += ["…", standing_line(tr, mine)]
         elif mine is None:
             lines += ["", tr.gettext("You have not played a hand here yet.")]
         await reply(context, message, "\n".join(lines))

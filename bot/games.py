@@ -9,12 +9,12 @@ must be shown or timed goes through the `Outbox`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol
 
 from bot import errors
@@ -28,7 +28,7 @@ from bot.render import (
     outcome_of,
     private_hands,
 )
-from bot.store import Store
+from bot.store import Store, TableStatus
 from bot.store.errors import InsufficientChips, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.table_settings import BadSetting, TableSettings, change
@@ -57,12 +57,33 @@ class Player:
     language: str | None = None
 
 
+class WaitKind(StrEnum):
+    """What a table's timer does when it rings."""
+
+    BLIND = "blind"
+    """The player asked to bet blind did not answer: he passes."""
+    TURN = "turn"
+    """The player to act did not: he folds (or checks out of the turn)."""
+    SVARA = "svara"
+    """The time to join a svara is over: it is played by those in it."""
+    NEXT = "next"
+    """The pause between two hands is over: the next one is dealt."""
+    AUTOSTART = "autostart"
+    """A lobby with enough players starts by itself."""
+    IDLE = "idle"
+    """A lobby nobody started closes, and the buy-ins go back."""
+
+    @property
+    def shown(self) -> bool:
+        """Whether the table message shows this wait's clock as the turn's."""
+        return self not in (WaitKind.AUTOSTART, WaitKind.IDLE)
+
+
 @dataclass(frozen=True, slots=True)
 class Wait:
     """The table's one timer: what it will do, for which hand and turn."""
 
-    kind: str
-    """blind, turn, svara, next (the next deal), autostart or idle (a lobby nobody starts)."""
+    kind: WaitKind
     hand_id: int
     seq: int
     seconds: float
@@ -85,8 +106,7 @@ class Live:
     creator: int
     settings: TableSettings
     table: Table
-    status: str = "lobby"
-    message_id: int | None = None
+    status: TableStatus = TableStatus.LOBBY
     language: str | None = None
     names: dict[int, str] = field(default_factory=dict)
     hand: Hand | None = None
@@ -98,15 +118,10 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_settings: TableSettings | None = None
     """Settings an admin changed during a hand; they apply from the next deal."""
-    shown: str | None = None
-    """A digest of the last screen the outbox put in the chat (to skip edits that change
-    nothing); kept with the table, so a restart knows it too."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
     deadline: float | None = None
     """When `wait` runs out (seconds since the epoch), as the table message shows it."""
-    retired: set[int] = field(default_factory=set)
-    """Earlier table messages (moved down by /table): their buttons are expired."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -117,16 +132,17 @@ class Live:
     def view(self) -> TableView:
         seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out)
                       for s in self.table.seats)
-        wait = None if self.wait is None or self.wait.kind in ("autostart", "idle") else self.wait
+        wait = None if self.wait is None or not self.wait.kind.shown else self.wait
         return TableView(
             table_id=self.id, status=self.status, settings=self.settings, seats=seats,
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
             wait_seconds=None if wait is None else round(wait.seconds),
             outcome=self.outcome, note=self.note,
             autostart_seconds=math.ceil(self.wait.seconds)
-            if self.wait is not None and self.wait.kind == "autostart" else None,
+            if self.wait is not None and self.wait.kind is WaitKind.AUTOSTART else None,
             closing=self.closing,
-            deadline=None if wait is None and (self.wait is None or self.wait.kind != "autostart")
+            deadline=None if wait is None and (self.wait is None
+                                               or self.wait.kind is not WaitKind.AUTOSTART)
             else self.deadline,
         )
 
@@ -167,6 +183,10 @@ class Outbox(Protocol):
 
     def arm(self, live: Live, wait: Wait | None) -> None:
         """Replace the table's timer: call `Games.on_timer(live.id, wait)` when it rings."""
+
+    def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
+        """After a restart: the table's message and a digest of what it showed, as last
+        stored, so a table that did not change is not edited again."""
 
 
 class Games:
@@ -357,7 +377,7 @@ class Games:
         """The creator or an admin deals the first hand."""
         async with live.lock:
             self._check_live(live)
-            if live.status != "lobby":
+            if live.status is not TableStatus.LOBBY:
                 raise errors.AlreadyStarted()
             if who.id != live.creator and not is_admin:
                 raise errors.OnlyCreatorOrAdmin()
@@ -458,17 +478,17 @@ class Games:
 
     async def _ring(self, live: Live, wait: Wait) -> None:
         """Do what a timer that rang waits for (under the lock)."""
-        if wait.kind == "next":
+        if wait.kind is WaitKind.NEXT:
             await self._deal(live)
-        elif wait.kind == "autostart":
-            if live.status == "lobby" and live.table.can_deal():
+        elif wait.kind is WaitKind.AUTOSTART:
+            if live.status is TableStatus.LOBBY and live.table.can_deal():
                 await self._deal(live)
-        elif wait.kind == "idle":
-            if live.status == "lobby":
+        elif wait.kind is WaitKind.IDLE:
+            if live.status is TableStatus.LOBBY:
                 await self._close(live, N_("Nobody started the game: the table is closed "
                                            "and every buy-in went back."))
         elif live.hand is not None and not live.hand.is_over:
-            if wait.kind == "svara":
+            if wait.kind is WaitKind.SVARA:
                 await self._apply(live, Action(Act.CLOSE_SVARA))
             elif live.hand.to_act is not None:
                 await self._apply(live, Action(Act.TIMEOUT, live.hand.to_act))
@@ -476,7 +496,7 @@ class Games:
     # ----------------------------------------------------------------- inside the lock
 
     def _check_live(self, live: Live) -> None:
-        if live.status == "closed":
+        if live.status is TableStatus.CLOSED:
             raise errors.NoTable()
 
     async def _deal(self, live: Live) -> None:
@@ -493,7 +513,7 @@ class Games:
             raise errors.StoreBusy() from None
         live.hand, live.hand_id = hand, hand_id
         live.hand_no += 1
-        live.status = "playing"
+        live.status = TableStatus.PLAYING
         live.outcome = live.note = None
         if hand.is_over:
             # Over at the deal (everyone all-in on the ante): nothing to play, only to settle.
@@ -528,7 +548,7 @@ class Games:
             if live.closing:
                 await self._close(live, N_("The table closed after the hand, as asked; every "
                                            "stack went back."))
-        if live.status != "closed":
+        if live.status is not TableStatus.CLOSED:
             await self._publish(live)
         if dealt:
             self._send_cards(live, hand, dealt[-1])
@@ -561,7 +581,7 @@ class Games:
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
         live.hand = None
         await self.store.tables.close(live.id)
-        live.status = "closed"
+        live.status = TableStatus.CLOSED
         live.note = note
         live.wait = None
         self.outbox.arm(live, None)
@@ -582,24 +602,24 @@ class Games:
 
     def _next_wait(self, live: Live) -> Wait | None:
         s = live.settings
-        if live.status == "closed":
+        if live.status is TableStatus.CLOSED:
             return None
         hand = live.hand
-        if live.status == "lobby":
+        if live.status is TableStatus.LOBBY:
             if s.autostart and live.table.can_deal():
-                keep = live.wait if live.wait and live.wait.kind == "autostart" else None
-                return keep or Wait("autostart", 0, 0, s.autostart)
+                keep = live.wait if live.wait and live.wait.kind is WaitKind.AUTOSTART else None
+                return keep or Wait(WaitKind.AUTOSTART, 0, 0, s.autostart)
             # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
-            return Wait("idle", 0, len(live.table.seats), LOBBY_IDLE)
+            return Wait(WaitKind.IDLE, 0, len(live.table.seats), LOBBY_IDLE)
         if hand is None:
-            return Wait("next", live.hand_id, 0, s.next_hand_delay)
+            return Wait(WaitKind.NEXT, live.hand_id, 0, s.next_hand_delay)
         seq = len(hand.actions)
         if hand.phase is Phase.SVARA_JOIN:
-            keep = live.wait if live.wait and live.wait.kind == "svara" else None
-            return keep or Wait("svara", live.hand_id, seq, s.svara_join_timeout)
+            keep = live.wait if live.wait and live.wait.kind is WaitKind.SVARA else None
+            return keep or Wait(WaitKind.SVARA, live.hand_id, seq, s.svara_join_timeout)
         if hand.phase is Phase.BLIND:
-            return Wait("blind", live.hand_id, seq, s.blind_timeout)
-        return Wait("turn", live.hand_id, seq, s.turn_timeout)
+            return Wait(WaitKind.BLIND, live.hand_id, seq, s.blind_timeout)
+        return Wait(WaitKind.TURN, live.hand_id, seq, s.turn_timeout)
 
     # ----------------------------------------------------------------- start-up
 
@@ -607,8 +627,8 @@ class Games:
         """Rebuild a table's seats from the database (after a refund or a failed write)."""
         seats = await self.store.tables.seats(live.id)
         last = await self.store.hands.last(live.id)
-        start = None if last is None else json.loads(last.start)
-        result = json.loads(last.result) if last is not None and last.result else {}
+        start = None if last is None else last.start
+        result = (None if last is None else last.result) or {}
         keep = bool(result.get("dealer_keeps_deal"))
         live.table = Table.resume(
             live.settings.rules(),
@@ -630,14 +650,12 @@ class Games:
             chat = await self.store.chats.get(row.chat_id)
             settings = TableSettings.load(row.rules, **self.defaults.model_dump())
             live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
-                        Table(settings.rules()), status=row.status, message_id=row.message_id,
-                        language=chat.language)
+                        Table(settings.rules()), status=row.status, language=chat.language)
             await self.reload(live)
             report = by_table.get(row.id)
             if report is not None and report.hand is not None and not report.hand.is_over:
                 live.hand, live.hand_id = report.hand, report.hand_id
-                live.table.in_hand = True
-                live.table.dealt = {s.player for s in report.hand.seats}
+                live.table.resume_hand(report.hand)
             elif report is not None and report.outcome == "refunded":
                 live.note = N_("The bot restarted and could not resume the hand: every chip "
                                "in it went back to its owner.")
@@ -646,9 +664,7 @@ class Games:
                 live.outcome = await self._last_outcome(live)
             self._register(live)
             async with live.lock:
-                # What the chat shows, as last recorded: a table that did not change is
-                # not edited again.
-                live.shown = row.shown
+                self.outbox.resume(live, message_id=row.message_id, shown=row.shown)
                 await self._publish(live)
                 await self._resend_cards(live)
         return lines
@@ -658,7 +674,7 @@ class Games:
         last = await self.store.hands.last(live.id)
         if last is None or last.status != "settled":
             return None
-        hand = Hand.replay(json.loads(last.start), await self.store.hands.actions(last.id))
+        hand = Hand.replay(last.start, await self.store.hands.actions(last.id))
         return _outcome(hand) if hand.is_over else None
 
     async def _resend_cards(self, live: Live) -> None:

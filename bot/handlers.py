@@ -34,8 +34,8 @@ from bot.handling import (
     user_tr,
 )
 from bot.i18n import Translator
-from bot.render import cards_popup, press_toast, welcome_text
-from bot.texts import help_text, rules_text
+from bot.render import cards_popup, press_toast
+from bot.texts import help_text, rules_text, welcome_text
 from engine import Act, Action
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
     live = games.tables.get(press.table)
     message = query.message
     if live is None or message is None or message.chat.id != live.chat_id \
-            or message.message_id in live.retired:
+            or context.services.outbox.retired(live.id, message.message_id):
         raise errors.Expired()
     chat = message.chat
     context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)

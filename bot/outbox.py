@@ -23,7 +23,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, Job
 
-from bot.games import Live, Wait
+from bot.games import Live, Wait, WaitKind
 from bot.i18n import Translations
 from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render import (
@@ -37,7 +37,7 @@ from bot.render import (
     results_text,
     table_link,
 )
-from bot.store import Store, StoreError
+from bot.store import Store, StoreError, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ it did ("Raised to 100")."""
 
 TimerCallback = Callable[[int, Wait], Awaitable[None]]
 
-NUDGED = ("turn", "blind")
+NUDGED = (WaitKind.TURN, WaitKind.BLIND)
 """Waits whose player gets a private reminder when they last (the nudge_after setting)."""
 
 
@@ -84,6 +84,20 @@ def _retry_delay(err: Exception) -> float:
         seconds = after.total_seconds() if hasattr(after, "total_seconds") else float(after)
         return seconds + 0.1
     return RETRY_SECONDS
+
+
+@dataclass(eq=False)
+class TableMessage:
+    """A table's message in its chat, as the outbox last put it there."""
+
+    id: int | None = None
+    """The message edited in place (None: not sent yet, or lost: the next screen is sent
+    anew)."""
+    shown: str | None = None
+    """A digest of the screen it shows (to skip edits that change nothing); stored with the
+    table, so a restart knows it too."""
+    retired: set[int] = field(default_factory=set)
+    """Earlier table messages (moved down by /table): their buttons are expired."""
 
 
 @dataclass(eq=False)
@@ -127,6 +141,26 @@ class TelegramOutbox:
         self._may_pin: dict[int, bool] = {}
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
+        self._messages: dict[int, TableMessage] = {}
+
+    # ----------------------------------------------------------------- what the chat shows
+
+    def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
+        """After a restart: the table's message and what it showed, as last stored."""
+        self._messages[live.id] = TableMessage(message_id, shown)
+
+    def message_id(self, table_id: int) -> int | None:
+        """The table message of a live table (None before the first is sent)."""
+        message = self._messages.get(table_id)
+        return None if message is None else message.id
+
+    def retired(self, table_id: int, message_id: int) -> bool:
+        """Whether `message_id` is an earlier message of the table (its buttons expired)."""
+        message = self._messages.get(table_id)
+        return message is not None and message_id in message.retired
+
+    def _message(self, live: Live) -> TableMessage:
+        return self._messages.setdefault(live.id, TableMessage())
 
     # ----------------------------------------------------------------- the table message
 
@@ -136,11 +170,11 @@ class TelegramOutbox:
         writer = self._writers.get(live.id)
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)
-        if live.status == "closed" and not writer.closed:
+        if live.status is TableStatus.CLOSED and not writer.closed:
             writer.closed = True
             self._background(self._after_close(live))
         writer.live = live
-        writer.pending = None if digest(screen) == live.shown else screen
+        writer.pending = None if digest(screen) == self._message(live).shown else screen
         if writer.pending is None:
             return
         writer.wake.set()
@@ -180,12 +214,12 @@ class TelegramOutbox:
                 writer.wake.clear()
                 await writer.wake.wait()
                 continue
-            first = live.message_id is None
-            await self.pace.slot(live.chat_id, URGENT if first else EDIT)
+            message = self._message(live)
+            await self.pace.slot(live.chat_id, URGENT if message.id is None else EDIT)
             screen = writer.pending
-            if screen is None or digest(screen) == live.shown or self._holds.get(live.id):
+            if screen is None or digest(screen) == message.shown or self._holds.get(live.id):
                 self.pace.give_back(live.chat_id)
-                if screen is not None and digest(screen) == live.shown:
+                if screen is not None and digest(screen) == message.shown:
                     writer.pending = None
                 continue
             writer.pending = None
@@ -198,8 +232,9 @@ class TelegramOutbox:
                     await asyncio.sleep(delay)
                 finally:
                     writer.backing_off = False
-        if writer.live.status == "closed":
+        if writer.live.status is TableStatus.CLOSED:
             self._writers.pop(writer.live.id, None)
+            self._messages.pop(writer.live.id, None)
 
     async def _send(self, live: Live, screen: Screen) -> float | None:
         """Put `screen` in the chat; seconds to wait before trying again, or None."""
@@ -211,7 +246,7 @@ class TelegramOutbox:
                 await self._shown(live, screen)
                 return None
             if "message to edit not found" in text or "message can't be edited" in text:
-                live.message_id = None
+                self._message(live).id = None
                 return 0.0
             return self._refused(live, err)
         except Forbidden as err:
@@ -233,33 +268,34 @@ class TelegramOutbox:
         if failures == 1:
             return RETRY_SECONDS
         if failures == 2:
-            live.message_id = None
+            self._message(live).id = None
             return 0.0
         return None
 
     async def _put(self, live: Live, screen: Screen) -> None:
         bot = self.app.bot
-        if live.message_id is None:
-            message = await bot.send_message(
+        message = self._message(live)
+        if message.id is None:
+            sent = await bot.send_message(
                 live.chat_id, screen.text, parse_mode=ParseMode.HTML,
                 reply_markup=markup(screen), message_thread_id=live.thread_id,
                 disable_web_page_preview=True,
             )
-            live.message_id = message.message_id
-            if live.status != "closed":
+            message.id = sent.message_id
+            if live.status is not TableStatus.CLOSED:
                 try:
-                    await self.store.tables.set_message(live.id, message.message_id)
+                    await self.store.tables.set_message(live.id, sent.message_id)
                 except StoreError as err:
                     # Kept in memory; after a restart the table is posted anew.
                     log.warning("table %s: could not save its message id: %s", live.id, err)
             await self._shown(live, screen)
-            if live.status == "playing":
-                self._background(self._pin(live, message.message_id))
+            if live.status is TableStatus.PLAYING:
+                self._background(self._pin(live, sent.message_id))
             return
-        if live.status == "playing" and self._pinned.get(live.id) != live.message_id:
-            self._background(self._pin(live, live.message_id))
+        if live.status is TableStatus.PLAYING and self._pinned.get(live.id) != message.id:
+            self._background(self._pin(live, message.id))
         await bot.edit_message_text(
-            screen.text, chat_id=live.chat_id, message_id=live.message_id,
+            screen.text, chat_id=live.chat_id, message_id=message.id,
             parse_mode=ParseMode.HTML, reply_markup=markup(screen),
             disable_web_page_preview=True,
         )
@@ -267,11 +303,11 @@ class TelegramOutbox:
 
     async def _shown(self, live: Live, screen: Screen) -> None:
         """The chat shows `screen` now: remember it, with the table, for after a restart."""
-        live.shown = digest(screen)
-        if live.status == "closed":
+        shown = self._message(live).shown = digest(screen)
+        if live.status is TableStatus.CLOSED:
             return
         try:
-            await self.store.tables.set_shown(live.id, live.shown)
+            await self.store.tables.set_shown(live.id, shown)
         except StoreError as err:
             # A stale digest only costs one edit that changes nothing after a restart.
             log.warning("table %s: could not remember the table message: %s", live.id, err)
@@ -358,14 +394,15 @@ class TelegramOutbox:
     async def move_down(self, live: Live) -> None:
         """/table: post the table message anew at the bottom; the old one points down and
         loses its buttons (a press on it is answered as expired)."""
-        old = live.message_id
+        message = self._message(live)
+        old = message.id
         if old is not None:
-            live.retired.add(old)
+            message.retired.add(old)
         was_pinned = old is not None and self._pinned.get(live.id) == old
         if was_pinned:
             del self._pinned[live.id]  # the new message is pinned in its place
-        live.message_id = None
-        live.shown = None
+        message.id = None
+        message.shown = None
         self.show(live)
         if old is None:
             return
@@ -462,7 +499,7 @@ class TelegramOutbox:
     async def nudge(self, live: Live, wait: Wait, player: int) -> None:
         """The reminder itself: only if the same turn still waits and the player wants it."""
         hand = live.hand
-        if (live.wait != wait or live.status == "closed" or hand is None
+        if (live.wait != wait or live.status is TableStatus.CLOSED or hand is None
                 or hand.to_act is None or hand.seats[hand.to_act].player != player):
             return
         try:
@@ -477,7 +514,7 @@ class TelegramOutbox:
         left = 0 if live.deadline is None else round(live.deadline - time.time())
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
         link = None if chat is None else table_link(chat.type, live.chat_id, chat.username,
-                                                    live.message_id)
+                                                    self.message_id(live.id))
         keyboard = None if link is None else InlineKeyboardMarkup(
             [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]])
         try:

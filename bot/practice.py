@@ -41,6 +41,7 @@ from bot.handling import (
 )
 from bot.i18n import N_, Translations, Translator
 from bot.pacing import URGENT
+from bot.store import TableStatus
 from bot.store.errors import TableExists
 from bot.store.practice import MAX_COMPUTERS, computer_number, computer_of, is_computer
 from engine import Action, Hand, Phase
@@ -175,7 +176,7 @@ class Practice:
         """A table was shown (under its lock): schedule what its computers do next."""
         if not is_practice(live):
             return
-        if live.status == "closed":
+        if live.status is TableStatus.CLOSED:
             self._cancel(live.id)
             for key in [k for k in self._computers if k[0] == live.id]:
                 del self._computers[key]
@@ -188,7 +189,7 @@ class Practice:
             else:
                 turn = (live.hand_id, len(hand.actions), seat)
                 self._schedule(live, lambda: self._move(live, *turn), self.delay)
-        elif live.status == "playing" and why_over(live) is not None:
+        elif live.status is TableStatus.PLAYING and why_over(live) is not None:
             self._schedule(live, lambda: self._close(live), self.delay)
         else:
             self._cancel(live.id)
@@ -219,7 +220,7 @@ class Practice:
 
     async def _close(self, live: Live) -> None:
         why = why_over(live)
-        if live.status != "playing" or live.hand is not None or why is None:
+        if live.status is not TableStatus.PLAYING or live.hand is not None or why is None:
             return
         await self.games.end(live, Player(live.creator, live.names.get(live.creator, "?")),
                              is_admin=True)

@@ -1,4 +1,5 @@
-"""Pure rendering: a table's state in, the table message's text and buttons out.
+"""Pure rendering: a table's state in, the table message's text and buttons out; and the
+messages made of game data (cards, reminders, results, /history, /hand, /balance, /top).
 
 Nothing here talks to Telegram or the store; the same view always gives the same screen,
 so a caller can compare screens and skip an edit that would change nothing.
@@ -6,14 +7,19 @@ so a caller can compare screens and skip an edit that would change nothing.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
 from bot.callback_data import Button, Press
-from bot.i18n import Html, Translator, escape
+from bot.i18n import N_, Html, Translator, escape
+from bot.store.history import PlayedHand, Standing
+from bot.store.models import TableStatus
+from bot.store.statement import Entry
 from bot.table_settings import TableSettings
 from bot.table_settings import rules_lines as rules_lines  # where callers look for it
-from engine import Card, Hand, Phase, ScoringRules, format_hand
+from bot.texts import movement_text
+from engine import Act, Action, Card, Hand, Phase, ScoringRules, format_hand
 from engine.cards import SEVEN_OF_CLUBS, Rank
 from engine.events import (
     Blind,
@@ -66,8 +72,7 @@ class TableView:
     """Everything the table message shows."""
 
     table_id: int
-    status: str
-    """lobby, playing or closed."""
+    status: TableStatus
     settings: TableSettings
     seats: tuple[SeatView, ...]
     names: dict[int, str] = field(default_factory=dict)
@@ -108,9 +113,9 @@ def cards_text(cards: tuple[Card, ...]) -> str:
 
 def render_table(view: TableView, tr: Translator) -> Screen:
     """The table message for `view`, in the chat's language."""
-    if view.status == "lobby":
+    if view.status is TableStatus.LOBBY:
         return _lobby(view, tr)
-    if view.status == "closed":
+    if view.status is TableStatus.CLOSED:
         return _closed(view, tr)
     return _playing(view, tr)
 
@@ -607,18 +612,6 @@ def moved_text(tr: Translator) -> str:
     return tr.gettext("🃏 <b>Svara</b>: the table moved down ⬇️ (/table brings it back).")
 
 
-def welcome_text(tr: Translator) -> str:
-    """The one message the bot writes when it is added to a group."""
-    return "\n".join([
-        tr.gettext("🃏 Hello! I run <b>Svara</b>, the Bulgarian three-card game, for this "
-                   "group."),
-        tr.gettext("Start a table with /newgame; everyone taps Join, the creator taps Start. "
-                   "Cards come privately, so each player opens a chat with me once."),
-        tr.gettext("I need no admin rights, and privacy mode can stay on. /help lists "
-                   "everything."),
-    ])
-
-
 def press_toast(tr: Translator, events: tuple[Event, ...], seat: int) -> str | None:
     """What the pressed button did, in the presser's words ("Raised to 100"): the answer to
     the press says it at once, while the table message may be a slot behind."""
@@ -643,3 +636,147 @@ def press_toast(tr: Translator, events: tuple[Event, ...], seat: int) -> str | N
         if isinstance(event, SvaraSkipped):
             return tr.gettext("Skipped the svara")
     return None
+
+
+# --------------------------------------------------------------------- history, chips, standings
+
+
+def date_text(at: int | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at or 0))
+
+
+def winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> Html:
+    hand = played.hand
+    pots = [e for e in hand.events if isinstance(e, PotWon)]
+    pot = sum(e.amount for e in pots)
+    main = max(pots, key=lambda e: e.amount)
+    who = Html(", ".join(escape(short_name(names.get(hand.seats[w].player, "?")))
+                         for w in main.winners))
+    if main.points is None:
+        line = tr.format("#{id} · {who} takes {pot}", id=played.row.id, who=who, pot=pot)
+    else:
+        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
+                         pot=pot, points=main.points)
+    if any(isinstance(e, SvaraOpened) for e in hand.events):
+        line = Html(line + " · " + tr.pgettext("history", "svara"))
+    return line
+
+
+ACTS: dict[Act, str] = {
+    Act.BLIND: N_("{name} bets {amount} blind"),
+    Act.NO_BLIND: N_("{name}: no blind"),
+    Act.FOLD: N_("{name} folds"),
+    Act.CALL: N_("{name} calls"),
+    Act.RAISE: N_("{name} raises to {amount}"),
+    Act.ALL_IN: N_("{name} goes all-in"),
+    Act.JOIN_SVARA: N_("{name} joins the svara"),
+    Act.SKIP_SVARA: N_("{name} skips the svara"),
+    Act.CLOSE_SVARA: N_("the svara closes"),
+    Act.TIMEOUT: N_("{name} runs out of time"),
+    Act.LEAVE: N_("{name} leaves"),
+}
+
+
+def action_line(tr: Translator, names: dict[int, str], played: PlayedHand,
+                 action: Action) -> Html:
+    name = "" if action.seat is None else short_name(
+        names.get(played.hand.seats[action.seat].player, "?"))
+    return tr.format(ACTS[action.act], name=name, amount=action.amount or 0)
+
+
+def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
+    """/hand N: the players, every action, the showdown, the pots and how to check."""
+    hand, row = played.hand, played.row
+
+    def name(seat: int) -> Html:
+        return escape(short_name(names.get(hand.seats[seat].player, "?")))
+
+    lines: list[str] = [
+        tr.format("📜 Hand #{id}", id=row.id),
+        tr.format("Table hand {n} · {date}", n=row.number, date=date_text(row.started_at)),
+        tr.format("Dealer {name}; stacks at the start: {stacks}", name=name(hand.dealer),
+                  stacks=Html(", ".join(f"{name(i)} {s['stack']}" for i, s in
+                                        enumerate(hand.start_json()["seats"])))),
+        "",
+    ]
+    for n, action in enumerate(hand.actions, start=1):
+        lines.append(f"{n}. " + action_line(tr, names, played, action))
+    shown = [e for e in hand.events if isinstance(e, Shown)]
+    if shown:
+        lines.append("")
+    for show in shown:
+        lines.append(tr.format("{name}: {cards} ({points})", name=name(show.seat),
+                               cards=cards_text(show.cards), points=show.points))
+    lines.append("")
+    for won in (e for e in hand.events if isinstance(e, PotWon)):
+        who = Html(", ".join(name(w) for w in won.winners))
+        if len(won.winners) > 1:
+            lines.append(tr.format("🏆 {names} split {pot}", names=who, pot=won.amount))
+        elif won.points is None:
+            lines.append(tr.format("🏆 {names} takes {pot}", names=who, pot=won.amount))
+        else:
+            lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
+                                   pot=won.amount, points=won.points))
+    lines += ["", tr.gettext(
+        "🔐 <b>Fairness proof</b> (next message, one per round). Before the deal the bot "
+        "published the commitment: SHA-256 of the 32 position hashes joined by single "
+        "spaces. Each position hash is SHA-256 of <code>position|card|salt</code>. Only "
+        "the cards shown are opened; folded cards stay hidden behind their hashes.")]
+    lines.append(tr.gettext(
+        "Check in a shell: <code>printf '%s' 'HASHES' | sha256sum</code> gives the "
+        "commitment, and <code>printf '%s' '1|Kh|SALT' | sha256sum</code> gives hash number "
+        "1. In Python: <code>hashlib.sha256(text.encode()).hexdigest()</code>. Your own "
+        "cards' openings came with your cards."))
+    return "\n".join(lines)
+
+
+def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
+    """One message per round: commitment, the 32 hashes, the opened positions."""
+    out: list[str] = []
+    for r in played.row.reveal or []:
+        lines = [tr.format("🔐 Hand #{id}, round {round}", id=played.row.id, round=r["round"]),
+                 tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
+                 tr.gettext("Position hashes 1 to 32 (HASHES):"),
+                 f"<pre>{' '.join(r['hashes'])}</pre>"]
+        if r["open"]:
+            lines.append(tr.gettext("Opened positions (position|card|salt):"))
+            lines.append("<pre>" + "\n".join(f"{p}|{c}|{s}" for p, c, s in r["open"]) + "</pre>")
+        else:
+            lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
+        out.append("\n".join(lines))
+    return out
+
+
+def day_text(at: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(at))
+
+
+def place_text(tr: Translator, title: str | None) -> Html:
+    return escape(title) if title else Html(tr.gettext("a group"))
+
+
+def entry_line(tr: Translator, e: Entry) -> Html:
+    """One line of the statement: a stay at a table with its net, or one movement."""
+    if e.kind != "stay":
+        return tr.format("{day} · {delta:+d} {what}", day=day_text(e.at), delta=e.delta,
+                         what=movement_text(tr, e.kind))
+    if e.back is None:
+        return tr.format("{day} · {place}: brought {brought}, still playing", day=day_text(e.at),
+                         place=place_text(tr, e.title), brought=e.brought)
+    return tr.format("{day} · {place}: brought {brought}, left with {back} · {net:+d}",
+                     day=day_text(e.at), place=place_text(tr, e.title), brought=e.brought,
+                     back=e.back, net=e.delta)
+
+
+def wait_text(tr: Translator, seconds: int) -> Html:
+    hours, minutes = divmod(max(60, seconds) // 60, 60)
+    if hours:
+        return tr.format("{h} h {m} min", h=hours, m=minutes)
+    return tr.format("{m} min", m=minutes)
+
+
+def standing_line(tr: Translator, s: Standing) -> Html:
+    hands = tr.nformat("{count} hand", "{count} hands", s.played, count=s.played)
+    return tr.format("{rank}. {name}: {net:+d} · {hands}, {won} won · biggest pot "
+                     "{biggest}", rank=s.rank, name=short_name(s.name), net=s.net,
+                     hands=hands, won=s.won, biggest=s.biggest)

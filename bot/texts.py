@@ -1,10 +1,10 @@
-"""The long texts: /help, /rules, the private welcome, and the command list."""
+"""The long texts: /help, /rules, the welcome in a new group, the command list, and the
+words for the ledger's movements."""
 
 from __future__ import annotations
 
 from bot.i18n import N_, Translator
-from bot.render import rules_lines
-from bot.table_settings import TableSettings
+from bot.table_settings import TableSettings, rules_lines
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("newgame", N_("Open a Svara table in this chat")),
@@ -46,6 +46,18 @@ def help_text(tr: Translator) -> str:
         lines.append(f"/{command}: {tr.gettext(description)}")
         lines += [f"/{use}: {tr.gettext(text)}" for use, text in MORE_USES.get(command, ())]
     return "\n".join(lines)
+
+
+def welcome_text(tr: Translator) -> str:
+    """The one message the bot writes when it is added to a group."""
+    return "\n".join([
+        tr.gettext("🃏 Hello! I run <b>Svara</b>, the Bulgarian three-card game, for this "
+                   "group."),
+        tr.gettext("Start a table with /newgame; everyone taps Join, the creator taps Start. "
+                   "Cards come privately, so each player opens a chat with me once."),
+        tr.gettext("I need no admin rights, and privacy mode can stay on. /help lists "
+                   "everything."),
+    ])
 
 
 def rules_text(tr: Translator, settings: TableSettings) -> str:

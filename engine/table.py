@@ -64,9 +64,18 @@ class Table:
         """Index of the last dealer (or of the seat after him, if he left)."""
         self.dealer_gone = False
         self.keep_deal = False
-        self.in_hand = False
-        self.dealt: set[int] = set()
+        self._dealt: frozenset[int] = frozenset()
+        self._in_hand = False
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand dealt at this table is in progress (`deal` until `settle`)."""
+        return self._in_hand
+
+    @property
+    def dealt(self) -> frozenset[int]:
         """Players dealt into the hand in progress (others may stand up or top up)."""
+        return self._dealt
 
     # ----------------------------------------------------------------- seats
 
@@ -164,9 +173,18 @@ class Table:
         self.dealer_pos = dealer
         self.dealer_gone = False
         self.keep_deal = False
-        self.in_hand = True
-        self.dealt = {s.player for s in self.seats}
+        self._begin(hand)
         return hand
+
+    def resume_hand(self, hand: Hand) -> None:
+        """The hand in progress, rebuilt after a restart: the table is in it again."""
+        if self._in_hand:
+            raise HandRunning()
+        self._begin(hand)
+
+    def _begin(self, hand: Hand) -> None:
+        self._in_hand = True
+        self._dealt = frozenset(s.player for s in hand.seats)
 
     def settle(self, hand: Hand) -> list[tuple[int, int]]:
         """Take a finished hand's stacks back; returns (player, stack) of those who left."""
@@ -183,8 +201,8 @@ class Table:
                 s.timeouts = timeouts[s.player]
                 if s.timeouts >= TIMEOUTS_TO_SIT_OUT:
                     s.sitting_out = True
-        self.in_hand = False
-        self.dealt = set()
+        self._in_hand = False
+        self._dealt = frozenset()
         self.keep_deal = bool(result["dealer_keeps_deal"])
         gone = []
         for player in result["leaving"]:
@@ -246,6 +264,6 @@ class Table:
         table.dealer_pos = data["dealer_pos"]
         table.dealer_gone = data["dealer_gone"]
         table.keep_deal = data["keep_deal"]
-        table.in_hand = data["in_hand"]
-        table.dealt = set(data.get("dealt", ()))
+        table._in_hand = data["in_hand"]
+        table._dealt = frozenset(data.get("dealt", ()))
         return table

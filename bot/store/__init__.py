@@ -39,6 +39,7 @@ from bot.store.models import (
     Settled,
     Table,
     TableChips,
+    TableStatus,
     User,
 )
 from bot.store.recovery import Recovery
@@ -49,6 +50,6 @@ __all__ = [
     "Database", "HandInProgress", "HandMismatch", "HandNotOpen", "HandRow", "Holdings",
     "InsufficientChips", "IntegrityViolation", "Leave", "Movement", "NotSeated", "Recovery",
     "SchemaTooNew", "Seat", "Settled", "StorageFailure", "Store", "StoreError", "Table",
-    "TableChips", "TableClosed", "TableExists", "TableFull",
+    "TableChips", "TableClosed", "TableExists", "TableFull", "TableStatus",
     "UnknownHand", "UnknownTable", "UnknownUser", "User",
 ]

@@ -5,10 +5,25 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Literal
 
-TableStatus = Literal["lobby", "playing", "closed"]
 HandStatus = Literal["open", "settled", "aborted"]
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life; the value is what the ``tables.status`` column holds."""
+
+    LOBBY = "lobby"
+    """Open, waiting for Start: players join and leave."""
+    PLAYING = "playing"
+    """Dealt at least once: hands follow each other until it closes."""
+    CLOSED = "closed"
+    """Over: every stack went back."""
+
+
+def _decoded(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +79,8 @@ class Table:
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Table:
-        return cls(row["id"], row["chat_id"], row["thread_id"], row["status"], row["creator"],
+        return cls(row["id"], row["chat_id"], row["thread_id"], TableStatus(row["status"]),
+                   row["creator"],
                    json.loads(row["rules"]), row["message_id"], row["created_at"],
                    row["closed_at"], row["shown"],
                    bool(row["practice"]))
@@ -103,24 +119,28 @@ class HandRow:
     id: int
     table_id: int
     number: int
-    start: str
-    """The engine start JSON text (rules, seats, dealer, seed)."""
+    start: dict[str, Any]
+    """The engine start JSON (rules, seats, dealer, seed): ``Hand.replay`` takes it."""
     commitment: str
-    reveal: str | None
+    reveal: list[dict[str, Any]] | None
+    """Per round: the commitment, the 32 position hashes and the opened positions (settled
+    hands only)."""
     started_at: int
     ended_at: int | None
     pot: int
     status: HandStatus
-    result: str | None
+    result: dict[str, Any] | None
+    """The engine's result of a settled hand (``Hand.result``, JSON keys as text)."""
     abort_reason: str | None
     cards_sent: int = 0
     """Rounds of the hand whose cards went out privately."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> HandRow:
-        return cls(row["id"], row["table_id"], row["number"], row["start"], row["commitment"],
-                   row["reveal"], row["started_at"], row["ended_at"], row["pot"],
-                   row["status"], row["result"], row["abort_reason"], row["cards_sent"])
+        return cls(row["id"], row["table_id"], row["number"], json.loads(row["start"]),
+                   row["commitment"], _decoded(row["reveal"]), row["started_at"],
+                   row["ended_at"], row["pot"], row["status"], _decoded(row["result"]),
+                   row["abort_reason"], row["cards_sent"])
 
 
 @dataclass(frozen=True, slots=True)

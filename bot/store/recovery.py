@@ -60,7 +60,7 @@ async def _rebuild(conn: Conn, hand_id: int, replay: Replay) -> Hand:
     logged = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
                             (hand_id,))
     try:
-        hand = replay(json.loads(row.start), [json.loads(r[0]) for r in logged])
+        hand = replay(row.start, [json.loads(r[0]) for r in logged])
     except Exception as err:  # the engine's GameError, or anything a bad row provokes
         raise HandMismatch(f"it could not be rebuilt ({type(err).__name__}: {err})") from err
     if hand.commitments[0] != row.commitment:

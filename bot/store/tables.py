@@ -60,7 +60,7 @@ async def get_table(conn: Conn, table_id: int) -> Table:
 async def live_table(conn: Conn, table_id: int) -> Table:
     """The table if it is not closed."""
     table = await get_table(conn, table_id)
-    if table.status == "closed":
+    if table.status is TableStatus.CLOSED:
         raise TableClosed(table_id)
     return table
 
@@ -241,7 +241,7 @@ class Tables:
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Switch between ``lobby`` and ``playing`` (use `close` to close)."""
-        if status not in ("lobby", "playing"):
+        if status not in (TableStatus.LOBBY, TableStatus.PLAYING):
             raise BadInput(f"a live table is 'lobby' or 'playing', not {status!r}")
         await self._db.write(lambda conn: _set(conn, table_id, "status", status))
 

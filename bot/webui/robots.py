@@ -15,9 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Games, Live
+from bot.games import Live
+from bot.handling import Services
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
+from bot.store import TableStatus
 from engine import Act, Action, Phase
 from engine.players import Computer, Level
 
@@ -84,9 +86,9 @@ class Robot:
 class Robots:
     """The computer players of one group chat; `run()` plays until cancelled."""
 
-    def __init__(self, games: Callable[[], Games | None], group: ChatRecord, *,
+    def __init__(self, services: Callable[[], Services | None], group: ChatRecord, *,
                  delay: float = 0.6, level: Level = Level.NORMAL, seed: int = 1) -> None:
-        self._games = games
+        self._services = services
         self.group = group
         self.delay = delay
         self.level = level
@@ -117,11 +119,13 @@ class Robots:
 
     async def step(self) -> None:
         """Let every robot do what is due now (at most one press each)."""
-        games = self._games()
-        live = None if games is None else games.at(self.group.id, None)
-        if live is None or live.message_id is None:
+        services = self._services()
+        live = None if services is None else services.games.at(self.group.id, None)
+        message_id = None if services is None or live is None \
+            else services.outbox.message_id(live.id)
+        if live is None or message_id is None:
             return
-        message = _find(self.group, live.message_id)
+        message = _find(self.group, message_id)
         if message is None:
             return
         for robot in list(self.robots.values()):
@@ -129,7 +133,7 @@ class Robots:
 
     async def _act(self, robot: Robot, live: Live, message: MessageRecord) -> None:
         me = robot.player
-        if live.status == "lobby":
+        if live.status is TableStatus.LOBBY:
             if live.table.seat(me.id) is None and (live.id, me.id) not in self._joined \
                     and "Join" in message.labels:
                 self._joined.add((live.id, me.id))

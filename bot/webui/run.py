@@ -21,7 +21,6 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter
-from bot.games import Games
 from bot.handling import Services
 from bot.http import AiohttpRequest
 from bot.pacing import PER_MINUTE
@@ -116,11 +115,11 @@ async def launch(
                     for seat in seats:
                         await seat.start_bot()
 
-                    def games() -> Games | None:
-                        services = app.bot_data.get("services")
-                        return services.games if isinstance(services, Services) else None
+                    def services() -> Services | None:
+                        found = app.bot_data.get("services")
+                        return found if isinstance(found, Services) else None
 
-                    robots = Robots(games, group, delay=robot_delay)
+                    robots = Robots(services, group, delay=robot_delay)
                     site = Site(world, group, seats, robots)
                     runner, got = await serve_site(site, HOST, port)
                     task = asyncio.create_task(robots.run())

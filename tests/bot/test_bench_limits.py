@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.bench_limits import (
+from bot.bench.limits import (
     LATER,
     Sent,
     first_showing,

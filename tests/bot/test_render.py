@@ -15,6 +15,7 @@ from bot.render import (
     render_cards,
     render_table,
 )
+from bot.store import TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Action, Hand, Rules, SeatIn
 from engine.simulate import random_action
@@ -23,7 +24,8 @@ TR = Translations.load().get("en")
 NASTY = "<b>&amp;\"Ω🂡" * 8
 
 
-def view_of(hand: Hand | None, names: dict[int, str], status: str = "playing") -> TableView:
+def view_of(hand: Hand | None, names: dict[int, str],
+            status: TableStatus = TableStatus.PLAYING) -> TableView:
     seats = tuple(SeatView(p, n, 1000) for p, n in names.items())
     return TableView(table_id=2**62, status=status, settings=TableSettings(), seats=seats,
                      names=names, hand=hand, hand_id=2**62, hand_no=10**6, wait_seconds=45)
@@ -44,18 +46,18 @@ def test_ten_long_hostile_names_fit_and_are_escaped() -> None:
     seats = [SeatIn(p, 1000) for p in names]
     rng = random.Random(7)
     hand = Hand.start(Rules(), seats, 3, b"render")
-    screen = render_table(view_of(None, names, "lobby"), TR)
+    screen = render_table(view_of(None, names, TableStatus.LOBBY), TR)
     check(screen.text, screen.buttons)
     assert "<b>&amp;" not in screen.text
     assert html.escape("<b>") in screen.text
-    closed = render_table(view_of(None, names, "closed"), TR)
+    closed = render_table(view_of(None, names, TableStatus.CLOSED), TR)
     check(closed.text, closed.buttons)
     while not hand.is_over:
         screen = render_table(view_of(hand, names), TR)
         check(screen.text, screen.buttons)
         assert "<b>&amp;\"" not in screen.text
         hand.apply(random_action(hand, rng))
-    finished = TableView(table_id=1, status="playing", settings=TableSettings(),
+    finished = TableView(table_id=1, status=TableStatus.PLAYING, settings=TableSettings(),
                          seats=tuple(SeatView(p, n, 1000) for p, n in names.items()),
                          names=names, hand_no=3, outcome=outcome_of(hand))
     screen = render_table(finished, TR)

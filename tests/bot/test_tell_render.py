@@ -16,6 +16,7 @@ from bot.render import (
     results_text,
     table_link,
 )
+from bot.store import TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Action, Hand, Rules, ScoringRules, SeatIn
 from engine.cards import parse_hand
@@ -27,7 +28,8 @@ ON = ScoringRules()
 def view(hand: Hand, deadline: float | None = None) -> TableView:
     names = {1: "Maria", 2: "Georgi", 3: "Ivan"}
     seats = tuple(SeatView(p, n, 1000) for p, n in names.items())
-    return TableView(table_id=5, status="playing", settings=TableSettings(), seats=seats,
+    return TableView(table_id=5, status=TableStatus.PLAYING, settings=TableSettings(),
+                     seats=seats,
                      names=names, hand=hand, hand_id=9, hand_no=7, wait_seconds=45,
                      deadline=deadline, zone=UTC)
 

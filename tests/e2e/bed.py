@@ -117,6 +117,10 @@ class Bed:
         assert live is not None
         return live
 
+    def message_id(self, live: Live) -> int | None:
+        """The table message of an open table, as the outbox keeps it."""
+        return self.services.outbox.message_id(live.id)
+
     # ------------------------------------------------------------- the story
 
     def players(self, *names: str) -> list[Player]:
@@ -136,9 +140,9 @@ class Bed:
 
     async def table_message(self, chat: ChatRecord) -> MessageRecord:
         await self.idle()
-        live = self.live(chat)
-        assert live.message_id is not None
-        message = self.tg.world.find_message(chat, live.message_id)
+        message_id = self.message_id(self.live(chat))
+        assert message_id is not None
+        message = self.tg.world.find_message(chat, message_id)
         assert message is not None
         return message
 

@@ -19,10 +19,7 @@ TRIES = 50_000
 
 def replica(live: Live) -> Table:
     """A copy of the live table between hands: rules, seats, stacks and the button."""
-    copy = Table.from_json(live.table.to_json())
-    copy.in_hand = False
-    copy.dealt = set()
-    return copy
+    return Table.from_json({**live.table.to_json(), "in_hand": False, "dealt": []})
 
 
 def cards_of(

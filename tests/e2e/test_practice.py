@@ -130,6 +130,8 @@ async def test_endgame_closes_the_practice_table_after_the_hand(bed: Bed) -> Non
     await settle(bed)
     live = bed.live(ana.dm)
     assert len(live.table.seats) == 4 and live.hand is not None
+    message_id = bed.message_id(live)
+    assert message_id is not None
     await ana.send(ana.dm, "/endgame")
     await bed.idle()
     assert bed.live(ana.dm).closing
@@ -138,8 +140,7 @@ async def test_endgame_closes_the_practice_table_after_the_hand(bed: Bed) -> Non
     assert bed.games.at(ana.dm.id, None) is None
     assert bed.deals == 1  # no second hand was dealt
     assert await timeouts(bed) == 0
-    assert live.message_id is not None
-    message = bed.tg.world.find_message(ana.dm, live.message_id)
+    message = bed.tg.world.find_message(ana.dm, message_id)
     assert message is not None and "The table closed after the hand, as asked" in (
         message.text or "")
     assert await bed.store.users.balance(ana.id) == 1000

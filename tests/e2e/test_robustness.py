@@ -64,7 +64,7 @@ async def table_now(bed: Bed, group: ChatRecord) -> MessageRecord:
 
 def current(bed: Bed, group: ChatRecord) -> MessageRecord:
     """The table message as the group sees it now (no waiting)."""
-    message_id = bed.live(group).message_id
+    message_id = bed.message_id(bed.live(group))
     message = None if message_id is None else bed.tg.world.find_message(group, message_id)
     assert message is not None
     return message
@@ -689,7 +689,7 @@ async def test_a_lost_table_message_is_sent_again(bed: Bed) -> None:
     bed.tg.faults.fail_next("editMessageText", Fault.bad_request("message to edit not found"),
                             chat_id=group.id)
     assert await tap(bed, first, group, "No blind") is None
-    await until(bed, lambda: bed.live(group).message_id not in (None, old.id),
+    await until(bed, lambda: bed.message_id(bed.live(group)) not in (None, old.id),
                 "a new table message")
     table = await table_now(bed, group)
     actor = to_act(bed, group, players)
@@ -742,7 +742,7 @@ async def test_a_dropped_connection_when_opening_a_table_is_retried(bed: Bed) ->
     sends = [c for c in bed.tg.transcript.calls
              if c.method == "sendMessage" and c.chat_id == group.id]
     assert [c.fault is not None for c in sends] == [True, False], sends
-    assert [m.id for m in group.bot_messages()] == [bed.live(group).message_id]
+    assert [m.id for m in group.bot_messages()] == [bed.message_id(bed.live(group))]
     table = await table_now(bed, group)
     for p in (ana, boris):
         await p.start_bot()
@@ -820,14 +820,14 @@ async def test_item17_a_restart_mid_hand_resumes_it_with_working_buttons(bed: Be
     hand = live.hand
     assert hand is not None
     before = await snapshot(bed, group, players)
-    message_id, hand_id, hand_no = live.message_id, live.hand_id, live.hand_no
+    message_id, hand_id, hand_no = bed.message_id(live), live.hand_id, live.hand_no
     popups = {p.id: cards_text(bed, group, p) for p in players}
     writes = group_writes(bed.tg, group)
 
     await bed.restart()
 
     live = hand_of(bed, group)
-    assert (live.message_id, live.hand_id, live.hand_no) == (message_id, hand_id, hand_no)
+    assert (bed.message_id(live), live.hand_id, live.hand_no) == (message_id, hand_id, hand_no)
     after = await snapshot(bed, group, players)
     # The turn's timer starts again with the bot, so only its deadline may have moved.
     assert replace(after, text=without_deadline(after.text)) == \

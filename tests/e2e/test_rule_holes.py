@@ -113,7 +113,7 @@ async def test_item6_endgame_during_a_hand_closes_the_table_when_the_hand_ends(b
     await configure(bed, group, blind=False)
     await bed.open_table(group, ana, boris, vera)
     live = bed.live(group)
-    message_id = live.message_id
+    message_id = bed.message_id(live)
     assert message_id is not None
     hand = plan(bed, group, lambda h: h.dealer == 0 and best(points_of(h), (1, 2)) is not None)
     winner = best(points_of(hand), (1, 2))
@@ -159,11 +159,11 @@ async def test_item6_endgame_between_hands_closes_at_once(bed: Bed) -> None:
     await play_hand(bed, group, players)
     live = bed.live(group)
     before = stacks(live)
+    message_id = bed.message_id(live)
+    assert message_id is not None
     assert await command(bed, ana, group, "/endgame") == []
     assert bed.games.at(group.id, None) is None
-    assert live.message_id is not None
-    assert "The table was closed; every chip went back." in table_text(bed, group,
-                                                                       live.message_id)
+    assert "The table was closed; every chip went back." in table_text(bed, group, message_id)
     assert await balances(bed, players) == [before[ana.id], before[boris.id]]
 
 
@@ -275,12 +275,12 @@ async def test_item19_a_seated_player_without_chips_is_told_what_is_true(bed: Be
 async def test_item20_a_table_closed_by_sitting_out_says_so(bed: Bed) -> None:
     group, players = await seat_everyone(bed, "Ana", "Boris", blind=False)
     boris = players[1]
-    live = bed.live(group)
-    assert live.message_id is not None
+    message_id = bed.message_id(bed.live(group))
+    assert message_id is not None
     await sit_out_by_timeouts(bed, group, players, boris)
     await ring(bed, group, "next")
     assert bed.games.at(group.id, None) is None
-    screen = table_text(bed, group, live.message_id)
+    screen = table_text(bed, group, message_id)
     assert ONE_ACTIVE in screen
     assert not any("can pay the ante" in line for line in screen)
     assert await balances(bed, players) == [1020, 980]

@@ -113,7 +113,7 @@ async def until_shown(bed: Bed, group: ChatRecord, line: str) -> list[str]:
     live = bed.live(group)
 
     def screen() -> list[str] | None:
-        message = bed.tg.world.find_message(group, live.message_id or 0)
+        message = bed.tg.world.find_message(group, bed.message_id(live) or 0)
         found = [x.strip() for x in ((message.text or "") if message else "").splitlines()]
         return found if line in found else None
 
@@ -124,7 +124,7 @@ async def until_shown(bed: Bed, group: ChatRecord, line: str) -> list[str]:
 
 def seen(bed: Bed, group: ChatRecord) -> list[list[str]]:
     """Every screen the table message has shown, oldest first, as lines."""
-    message = bed.tg.world.find_message(group, bed.live(group).message_id or 0)
+    message = bed.tg.world.find_message(group, bed.message_id(bed.live(group)) or 0)
     assert message is not None
     return [[x.strip() for x in text.splitlines()]
             for text in [*message.history, message.text] if text is not None]

@@ -78,10 +78,11 @@ async def test_a_lobby_nobody_starts_closes_by_itself_and_refunds(bed: Bed) -> N
     group = bed.group(ana, boris)
     await bed.open_table(group, ana, boris)
     live = bed.live(group)
+    message_id = bed.message_id(live)
     assert live.wait is not None and live.wait.kind == "idle"
     await bed.games.on_timer(live.id, live.wait)
     await bed.idle()
-    table = bed.tg.world.find_message(group, live.message_id or 0)
+    table = bed.tg.world.find_message(group, message_id or 0)
     assert table is not None and "Nobody started the game" in (table.text or "")
     assert table.buttons == []
     assert [await bed.store.users.balance(p.id) for p in (ana, boris)] == [1000, 1000]

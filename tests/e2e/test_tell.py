@@ -62,7 +62,7 @@ async def test_a_waiting_turn_is_reminded_privately_once_its_delay_runs_out(bed:
     live = bed.live(group)
     internal = -group.id - 1_000_000_000_000
     link = nudge.button("Open the table")["url"]
-    assert link == f"https://t.me/c/{internal}/{live.message_id}"
+    assert link == f"https://t.me/c/{internal}/{bed.message_id(live)}"
 
     # The turn is over: its reminder, if it rang late, says nothing.
     await bed.press(first, group, "No blind")

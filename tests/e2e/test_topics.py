@@ -24,8 +24,9 @@ def to_act(live: Live, players: list[Player]) -> Player:
 
 async def press(bed: Bed, player: Player, forum: ChatRecord, live: Live, label: str) -> str | None:
     """Press a button of `live`'s table message; the popup text, if any."""
-    assert live.message_id is not None
-    message = bed.tg.world.find_message(forum, live.message_id)
+    message_id = bed.message_id(live)
+    assert message_id is not None
+    message = bed.tg.world.find_message(forum, message_id)
     assert message is not None
     answer = await (await player.press(message, label)).answer()
     await settle(bed)
@@ -65,7 +66,7 @@ async def test_two_tables_in_two_topics_each_speak_in_their_own(bed: Bed) -> Non
     assert await press(bed, ana, forum, at_red, "Start") is None
     assert await press(bed, carol, forum, at_blue, "Start") is None
     assert at_red.hand is not None and at_blue.hand is not None
-    blue_text = bed.tg.world.find_message(forum, at_blue.message_id or 0)
+    blue_text = bed.tg.world.find_message(forum, bed.message_id(at_blue) or 0)
     assert blue_text is not None
     before = blue_text.text
 
@@ -80,7 +81,7 @@ async def test_two_tables_in_two_topics_each_speak_in_their_own(bed: Bed) -> Non
     assert await press(bed, ana, forum, at_blue, "No blind") == "You are not playing at this table."
 
     # Every message the bot sent to the forum went to the topic of its table.
-    tables = {at_red.message_id: red, at_blue.message_id: blue}
+    tables = {bed.message_id(at_red): red, bed.message_id(at_blue): blue}
     for message in forum.bot_messages():
         if message.message_id in tables:
             assert message.thread_id == tables[message.message_id]

@@ -117,3 +117,24 @@ def test_resume_passes_the_deal_on_from_the_last_hand() -> None:
     gone = Table.resume(table.rules, seats, hand.start_json())
     after = table.seats[(hand.dealer + 1) % 3].player
     assert gone.seats[gone.next_dealer(b"n")].player == after
+
+
+def test_a_resumed_hand_holds_its_players_until_it_is_settled() -> None:
+    """After a restart the table is rebuilt between hands, then told of the open hand."""
+    table = table_of(1000, 1000)
+    hand = table.deal(b"q")
+    again = Table.resume(table.rules, list(table.seats))
+    again.sit(300, 500)  # sat down during the hand: not dealt in
+    assert not again.in_hand
+    again.resume_hand(hand)
+    assert again.in_hand and again.dealt == {100, 101}
+    with pytest.raises(HandRunning):
+        again.top_up(100, 10, max_stack=2000)
+    with pytest.raises(HandRunning):
+        again.resume_hand(hand)
+    assert again.top_up(300, 10, max_stack=2000) == 510
+    play_out(hand, call=False)
+    again.settle(hand)
+    assert not again.in_hand and again.dealt == set()
+    again.stand(100)
+    assert [s.player for s in again.seats] == [101, 300]

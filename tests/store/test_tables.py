@@ -20,6 +20,7 @@ from bot.store import (
     TableClosed,
     TableExists,
     TableFull,
+    TableStatus,
     UnknownTable,
     UnknownUser,
 )
@@ -187,13 +188,13 @@ async def test_close_returns_every_stack(store: Store) -> None:
 
 async def test_status_message_and_rules(store: Store) -> None:
     table = await seated_table(store, 2)
-    await store.tables.set_status(table.id, "playing")
+    await store.tables.set_status(table.id, TableStatus.PLAYING)
     await store.tables.set_message(table.id, 1234)
     await store.tables.set_rules(table.id, {"ante": 20})
     got = await store.tables.get(table.id)
     assert (got.status, got.message_id, got.rules) == ("playing", 1234, {"ante": 20})
     with pytest.raises(BadInput):
-        await store.tables.set_status(table.id, "closed")
+        await store.tables.set_status(table.id, TableStatus.CLOSED)
     await start_hand(store, table, random.Random(3))
     with pytest.raises(HandInProgress):
         await store.tables.set_rules(table.id, {"ante": 30})

@@ -2,7 +2,7 @@
 
 Run ``python -m bot.bench [--tables 1,10,100,500] [--hands K] [--hands-big K] [--profile]``.
 
-``--limits real`` measures under Telegram's limits instead (see `bot.bench_limits`):
+``--limits real`` measures under Telegram's limits instead (see `bot.bench.limits`):
 ``python -m bot.bench --limits real --tables T [--time-scale S]`` or ``--limits real
 --max-tables``.
 
@@ -764,7 +764,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _real(args: argparse.Namespace, workdir: Path) -> int:
-    from bot import bench_limits  # it builds on this module
+    from bot.bench import limits as bench_limits  # it builds on this module
 
     if args.max_tables:
         found = asyncio.run(bench_limits.search(

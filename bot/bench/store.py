@@ -1,6 +1,6 @@
 """Benchmark: settled hands per second and the latency of each step, as the bot stores them.
 
-Run ``python -m bot.store.bench [--dir DIR] [--hands N] [--tables T]``. Hands are played
+Run ``python -m bot.bench.store [--dir DIR] [--hands N] [--tables T]``. Hands are played
 by the engine beforehand (so only storage is timed) and then persisted exactly as the
 bot does, with the bot's durability settings (settles and wallets ``synchronous=FULL``,
 in-hand steps ``NORMAL``): `Hands.open` (start and antes), `Hands.record` per action,
@@ -157,7 +157,7 @@ async def run(workdir: Path, hands: int, tables: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.store.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.bench.store", description=__doc__)
     parser.add_argument("--dir", type=Path, default=Path.cwd(),
                         help="where to put the scratch databases (default: here)")
     parser.add_argument("--hands", type=int, default=100, help="hands per table")

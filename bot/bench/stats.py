@@ -1,6 +1,6 @@
 """Benchmark (not a test): /top and /stats queries over 10,000 hands in one chat.
 
-``python -m bot.bench_stats [--hands N]`` fills a fresh database with ``hand_players``
+``python -m bot.bench.stats [--hands N]`` fills a fresh database with ``hand_players``
 rows (8 regulars, 3 to 6 of them per hand), then times the leaderboard, the player's
 figures and the chart series. The indexes ``hand_players_by_chat`` (chat_id, user_id, net,
 won, pot: /top reads the index alone) and ``hand_players_by_user`` (user_id, hand_id:

@@ -45,7 +45,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter
-from bot.bench import FAKE_TOKEN, LogCounter, buttons_of, peak_rss_mb
+from bot.bench.tables import FAKE_TOKEN, LogCounter, buttons_of, peak_rss_mb
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.http import AiohttpRequest
 from bot.sandbox.harness import Sandbox

@@ -1,0 +1,183 @@
+"""`Games` on its own: a real store on a temporary file, and an outbox that only writes down
+what it was told (no Telegram, no stand-in)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot import errors
+from bot.games import Games, Live, Player, Wait, WaitKind
+from bot.render import PrivateHand, SeatView
+from bot.store import Store, TableStatus
+from bot.table_settings import TableSettings
+from engine import Act, Action
+from tests.store.conftest import dump
+
+CHAT = -100
+SEED = bytes(range(32))
+SETTINGS = TableSettings(ante=10, blind=False, max_buy_in_antes=30, autostart=0)
+"""Antes of 10, no blind, a buy-in of at most 300."""
+STARTING_CHIPS = 1000
+
+ANA = Player(1, "Ana")
+BORIS = Player(2, "Boris")
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What a table looked like when the outbox was told to show it."""
+
+    status: TableStatus
+    seats: tuple[SeatView, ...]
+    hand_id: int
+    in_hand: bool
+    note: str | None
+
+
+@dataclass
+class FakeOutbox:
+    """Writes down every call, in order."""
+
+    calls: list[tuple[str, object]] = field(default_factory=list)
+
+    def show(self, live: Live) -> None:
+        view = live.view()
+        self.calls.append(("show", Screen(view.status, view.seats, view.hand_id,
+                                          view.hand is not None, view.note)))
+
+    def send_cards(self, live: Live, hands: list[PrivateHand], *, hand_id: int,
+                   rounds: int) -> None:
+        self.calls.append(("cards", (sorted(h.player for h in hands), hand_id, rounds)))
+
+    def arm(self, live: Live, wait: Wait | None) -> None:
+        self.calls.append(("arm", None if wait is None else wait.kind))
+
+    def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
+        self.calls.append(("resume", (live.id, message_id, shown)))
+
+    def screens(self) -> list[Screen]:
+        return [s for kind, s in self.calls if kind == "show" and isinstance(s, Screen)]
+
+    def told(self, kind: str) -> list[object]:
+        return [value for k, value in self.calls if k == kind]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "games.sqlite3")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def games_of(store: Store, outbox: FakeOutbox) -> Games:
+    return Games(store, outbox, defaults=SETTINGS, starting_chips=STARTING_CHIPS,
+                 seed_source=lambda: SEED, clock=lambda: 1_000.0)
+
+
+async def with_private_chat(store: Store, *players: Player) -> None:
+    for p in players:
+        await store.users.ensure(p.id, p.name, starting_chips=STARTING_CHIPS)
+        await store.users.set_private_chat(p.id, True)
+
+
+async def seated(store: Store, outbox: FakeOutbox) -> tuple[Games, Live]:
+    """A lobby with Ana and Boris at it."""
+    await with_private_chat(store, ANA, BORIS)
+    games = games_of(store, outbox)
+    live = await games.open_table(CHAT, None, ANA)
+    await games.join(live, ANA)
+    await games.join(live, BORIS)
+    return games, live
+
+
+async def test_opening_shows_an_empty_lobby_that_closes_if_nobody_starts_it(
+        store: Store) -> None:
+    outbox = FakeOutbox()
+    live = await games_of(store, outbox).open_table(CHAT, None, ANA)
+    assert outbox.calls == [
+        ("show", Screen(TableStatus.LOBBY, (), 0, False, None)),
+        ("arm", WaitKind.IDLE),
+    ]
+    assert (await store.tables.get(live.id)).status is TableStatus.LOBBY
+
+
+async def test_joining_seats_the_player_with_his_buy_in(store: Store) -> None:
+    outbox = FakeOutbox()
+    await seated(store, outbox)
+    last = outbox.screens()[-1]
+    assert last.seats == (SeatView(1, "Ana", 300), SeatView(2, "Boris", 300))
+    assert [await store.users.balance(p.id) for p in (ANA, BORIS)] == [700, 700]
+
+
+async def test_a_refused_join_tells_the_outbox_nothing(store: Store) -> None:
+    outbox = FakeOutbox()
+    await store.users.ensure(ANA.id, ANA.name, starting_chips=STARTING_CHIPS)
+    games = games_of(store, outbox)
+    live = await games.open_table(CHAT, None, ANA)
+    told = list(outbox.calls)
+    with pytest.raises(errors.NeedPrivateChat):
+        await games.join(live, BORIS)  # no private chat for his cards yet
+    assert outbox.calls == told
+    assert live.table.seats == []
+
+
+async def test_a_hand_is_dealt_played_and_settled(store: Store) -> None:
+    outbox = FakeOutbox()
+    games, live = await seated(store, outbox)
+    before = len(outbox.calls)
+    await games.start(live, ANA, is_admin=False)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    dealt = outbox.calls[before:]
+    assert dealt == [
+        ("show", Screen(TableStatus.PLAYING, (SeatView(1, "Ana", 300), SeatView(2, "Boris", 300)),
+                        live.hand_id, True, None)),
+        ("arm", WaitKind.TURN),
+        ("cards", ([1, 2], live.hand_id, 1)),
+    ]
+
+    folder = hand.seats[hand.to_act].player
+    who = ANA if folder == ANA.id else BORIS
+    await games.press(live, who, Action(Act.FOLD, 0), hand_id=live.hand_id, seq=0)
+
+    # Each paid the ante of 10; the one left in takes the pot of 20.
+    stacks = {folder: 290, ({1, 2} - {folder}).pop(): 310}
+    last = outbox.screens()[-1]
+    assert last.status is TableStatus.PLAYING and not last.in_hand
+    assert {s.player: s.stack for s in last.seats} == stacks
+    assert outbox.told("arm")[-1] is WaitKind.NEXT
+    assert {s.user_id: s.stack for s in await store.tables.seats(live.id)} == stacks
+    assert (await store.hands.get(live.hand_id)).status == "settled"
+
+
+async def test_a_press_out_of_turn_changes_nothing(store: Store, tmp_path: Path) -> None:
+    outbox = FakeOutbox()
+    games, live = await seated(store, outbox)
+    await games.start(live, ANA, is_admin=False)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    waiting = BORIS if hand.seats[hand.to_act].player == ANA.id else ANA
+    told, rows = list(outbox.calls), dump(tmp_path / "games.sqlite3")
+    with pytest.raises(errors.NotYourTurn):
+        await games.press(live, waiting, Action(Act.FOLD, 0), hand_id=live.hand_id, seq=0)
+    assert outbox.calls == told
+    assert dump(tmp_path / "games.sqlite3") == rows
+    assert hand.actions == [] and live.hand is hand
+
+
+async def test_a_restart_gives_the_outbox_what_the_chat_showed(store: Store) -> None:
+    _, live = await seated(store, FakeOutbox())
+    await store.tables.set_message(live.id, 77)
+    await store.tables.set_shown(live.id, "digest")
+    outbox = FakeOutbox()
+    await games_of(store, outbox).resume_all()
+    # Told before the table is shown again, so an unchanged table is not edited.
+    assert [k for k, _ in outbox.calls][:2] == ["resume", "show"]
+    assert outbox.told("resume") == [(live.id, 77, "digest")]
+    assert outbox.screens()[-1].seats == (SeatView(1, "Ana", 300), SeatView(2, "Boris", 300))
