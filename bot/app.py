@@ -28,6 +28,7 @@ from bot.games import Games
 from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
+from bot.languages import Languages
 from bot.ops.backups import Backups
 from bot.ops.health import Health
 from bot.ops.startup import (
@@ -169,7 +170,8 @@ async def start_services(
     games = Games(store, outbox, defaults=table_defaults(settings),
                   starting_chips=settings.starting_chips, seed_source=seed_source)
     outbox.on_timer = games.on_timer
-    services = Services(store, games, translations, outbox, link_secret(settings))
+    services = Services(store, games, translations, outbox, link_secret(settings),
+                        Languages(store, translations))
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back

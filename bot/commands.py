@@ -408,7 +408,7 @@ async def on_settings_press(update: Update, context: Context) -> None:
     """A button of the /settings menu: answered once, the menu edited in place."""
     query = update.callback_query
     assert query is not None
-    tr = context.services.translations.get(query.from_user.language_code)
+    tr = context.services.languages.for_user(query.from_user)
     message = query.message
     try:
         press = settings_menu.MenuPress.decode(query.data or "")
@@ -502,7 +502,7 @@ async def after_newgame(update: Update, context: Context) -> None:
         if update.effective_user is not None and user_id == update.effective_user.id:
             continue
         user = await services.store.users.get(user_id)
-        tr = services.translations.get(user.language)
+        tr = services.translations.get(user.speaks)
         try:
             await context.bot.send_message(user_id, tr.format(
                 "🃏 A table has opened in {place}. Join it there.", place=place),

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot import errors
-from bot.i18n import N_
+from bot.i18n import N_, normalize_language
 from bot.names import display_name, distinct
 from bot.render import (
     Outcome,
@@ -235,6 +235,11 @@ class Games:
                                                 starting_chips=self.starting_chips)
         return user.balance
 
+    async def speaks(self, user_id: int) -> str:
+        """The language a user reads: the one he chose, else his client's."""
+        user = await self.store.users.find(user_id)
+        return normalize_language(None if user is None else user.speaks)
+
     async def chat_settings(self, chat_id: int) -> TableSettings:
         chat = await self.store.chats.get(chat_id)
         return TableSettings.load(chat.settings_dict(), **self.defaults.model_dump())
@@ -254,6 +259,14 @@ class Games:
                     await self._take_settings(live)
                     await self._publish(live)
         return new
+
+    async def speak(self, chat_id: int, language: str) -> None:
+        """The chat's tables are shown in `language` from now on (their timers untouched)."""
+        for live in [t for t in self.tables.values() if t.chat_id == chat_id]:
+            async with live.lock:
+                if live.language != language:
+                    live.language = language
+                    self.outbox.show(live)
 
     async def _take_settings(self, live: Live) -> None:
         new = live.next_settings
@@ -281,8 +294,12 @@ class Games:
                                                    rules=settings.model_dump(mode="json"))
             except StoreTableExists:
                 raise errors.TableExists() from None
+            language = chat.language
+            if language is None:  # the chat's first table: it reads its opener's language
+                language = await self.speaks(creator.id)
+                await self.store.chats.set_language(chat_id, language)
             live = Live(row.id, chat_id, thread_id, creator.id, settings,
-                        Table(settings.rules()), language=chat.language)
+                        Table(settings.rules()), language=language)
             live.name(creator.id, creator.name)
             self._register(live)
         self._opening.pop(place, None)
@@ -650,7 +667,8 @@ class Games:
             chat = await self.store.chats.get(row.chat_id)
             settings = TableSettings.load(row.rules, **self.defaults.model_dump())
             live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
-                        Table(settings.rules()), status=row.status, language=chat.language)
+                        Table(settings.rules()), status=row.status,
+                        language=chat.language or await self.speaks(row.creator))
             await self.reload(live)
             report = by_table.get(row.id)
             if report is not None and report.hand is not None and not report.hand.is_over:

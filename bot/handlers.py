@@ -294,7 +294,7 @@ async def on_added(update: Update, context: Context) -> None:
     chat = change.chat
     outbox = context.services.outbox
     outbox.know(chat.id, chat.type, chat.title, chat.username)
-    tr = context.services.translations.get(change.from_user.language_code)
+    tr = context.services.languages.for_message(chat.id, chat.type, change.from_user)
     await outbox.group_message(chat.id, None, welcome_text(tr))
 
 

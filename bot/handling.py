@@ -42,6 +42,7 @@ from telegram.ext import CallbackContext, ExtBot
 from bot import errors
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
+from bot.languages import Languages
 from bot.names import display_name
 from bot.outbox import TelegramOutbox
 from bot.pacing import URGENT
@@ -66,6 +67,8 @@ class Services:
     outbox: TelegramOutbox
     link_secret: bytes
     """Signs the join links, so a link opens only the table it was made for."""
+    languages: Languages
+    """Who reads which language (`bot.languages`)."""
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -88,16 +91,18 @@ def thread_of(message: Message) -> int | None:
 
 
 def user_tr(context: Context, user: User) -> Translator:
-    """The translator for the user's own language."""
-    return context.services.translations.get(user.language_code)
+    """The translator for the user's own language (popups, private messages)."""
+    return context.services.languages.for_user(user)
 
 
 def command_parts(update: Update, context: Context) -> tuple[Message, Player, Translator]:
-    """The message of a command, who sent it, and his translator."""
+    """The message of a command, who sent it, and the translator of who reads the reply:
+    the group in its language, a private chat in the user's."""
     message = update.effective_message
     user = update.effective_user
     assert message is not None and user is not None
-    return message, player_of(user), user_tr(context, user)
+    tr = context.services.languages.for_message(message.chat_id, message.chat.type, user)
+    return message, player_of(user), tr
 
 
 def command_name(message: Message) -> str:

@@ -109,7 +109,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     if query is None:
         return
-    tr = context.services.translations.get(query.from_user.language_code)
+    tr = context.services.languages.for_user(query.from_user)
     offer = offer_for(tr, query.query)
     result = InlineQueryResultArticle(
         offer.id, offer.title,

@@ -336,7 +336,7 @@ class TelegramOutbox:
         player = private.player
         try:
             user = await self.store.users.get(player)
-            tr = self.translations.get(user.language)
+            tr = self.translations.get(user.speaks)
             if player == live.chat_id:
                 # A practice table's cards go into the chat of its table message: its pace.
                 await self.pace.slot(player, URGENT)
@@ -510,7 +510,7 @@ class TelegramOutbox:
             log.info("table %s: no reminder for %s: %s", live.id, player, err)
             return
         chat = await self.chat_info(live.chat_id)
-        tr = self.translations.get(user.language)
+        tr = self.translations.get(user.speaks)
         left = 0 if live.deadline is None else round(live.deadline - time.time())
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
         link = None if chat is None else table_link(chat.type, live.chat_id, chat.username,

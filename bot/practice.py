@@ -165,7 +165,7 @@ class Practice:
         except TableExists:
             raise PracticeRunning() from None
         live = Live(row.id, who.id, None, who.id, settings, Table(settings.rules()),
-                    language=who.language)
+                    language=await games.speaks(who.id))
         await announce([name for _, name in computers], settings.max_buy_in)
         await games.adopt(live)
         return live
@@ -325,7 +325,7 @@ async def on_choice(update: Update, context: Context) -> None:
     """A press on one of the "how many computer players" buttons."""
     query = update.callback_query
     assert query is not None
-    tr = context.services.translations.get(query.from_user.language_code)
+    tr = context.services.languages.for_user(query.from_user)
     try:
         message = query.message
         if message is None or message.chat.type != ChatType.PRIVATE:

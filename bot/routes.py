@@ -4,20 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from telegram import Update
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     InlineQueryHandler,
+    TypeHandler,
 )
 
-from bot import commands, handlers, inline, practice
+from bot import choose_language, commands, handlers, inline, practice
+from bot import languages as language_menu
 from bot.callback_data import PATTERN
+from bot.handling import Context
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add every handler; a command is answered by the first handler that takes it."""
+    # First of all, and awaited: who reads which language, for every handler after it.
+    app.add_handler(TypeHandler(Update, _learn_languages), group=-2)
     app.add_handler(CommandHandler("start", handlers.on_start))
     app.add_handler(CommandHandler("newgame", handlers.on_newgame))
     # Before the group's table commands: in a private chat they reach the practice table.
@@ -28,9 +34,17 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("rules", handlers.on_rules))
     app.add_handler(CommandHandler("table", handlers.on_table))
     app.add_handler(CommandHandler("notify", handlers.on_notify))
+    app.add_handler(CommandHandler("language", choose_language.on_language))
+    app.add_handler(CallbackQueryHandler(choose_language.on_language_press,
+                                         pattern=language_menu.PATTERN))
     app.add_handler(ChatMemberHandler(handlers.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     commands.register(app)
     app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(handlers.on_unknown_press))
     app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_error_handler(handlers.on_error)
+
+
+async def _learn_languages(update: object, context: Context) -> None:
+    if isinstance(update, Update):
+        await context.services.languages.learn(update)

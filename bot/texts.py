@@ -24,6 +24,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("top", N_("This chat's leaderboard (/top all: every chat)")),
     ("stats", N_("Your figures and chart (reply to see a player's)")),
     ("settings", N_("Table settings of this chat (admins change them)")),
+    ("language", N_("Language of this group (admins), or your own in private")),
     ("rules", N_("The rules of Svara")),
     ("help", N_("How to play with this bot")),
 )

@@ -266,6 +266,12 @@ _V9_NOTIFY: tuple[Step, ...] = (
     "ALTER TABLE users ADD COLUMN notify INTEGER NOT NULL DEFAULT 1 CHECK (notify IN (0, 1))",
 )
 
+_V10_CHOSEN_LANGUAGE: tuple[Step, ...] = (
+    # The language a user chose with /language in private; `language` stays his client's.
+    "ALTER TABLE users ADD COLUMN chosen_language TEXT"
+    " CHECK (chosen_language IS NULL OR length(chosen_language) BETWEEN 1 AND 16)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -276,6 +282,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "who waits for the next table of a chat", _V7_NEXT_GAME),
     Migration(8, "practice tables, their chips apart from real balances", _V8_PRACTICE),
     Migration(9, "private turn reminders per user", _V9_NOTIFY),
+    Migration(10, "the language a user chose, apart from his client's", _V10_CHOSEN_LANGUAGE),
 )
 LATEST = len(MIGRATIONS)
 

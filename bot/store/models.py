@@ -31,16 +31,25 @@ class User:
     id: int
     name: str
     language: str | None
+    """The language of his Telegram client, as last seen."""
     private_chat: bool
     """Whether the user has opened a private chat with the bot (so it may write to him)."""
     balance: int
     last_bonus_at: int | None
     created_at: int
+    chosen_language: str | None = None
+    """The language he chose with /language in private, over his client's."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> User:
         return cls(row["id"], row["name"], row["language"], bool(row["private_chat"]),
-                   row["balance"], row["last_bonus_at"], row["created_at"])
+                   row["balance"], row["last_bonus_at"], row["created_at"],
+                   row["chosen_language"])
+
+    @property
+    def speaks(self) -> str | None:
+        """The language to write to him in: his choice, else his client's."""
+        return self.chosen_language or self.language
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,8 +72,9 @@ class Users:
     ) -> tuple[User, bool]:
         """Create the user (granting ``starting_chips``) or refresh his name; say if new.
 
-        ``language`` is set only when given, so a choice the user made is not overwritten
-        by his client's language on every update.
+        ``language`` is his client's (Telegram's ``language_code``): kept when given, so
+        messages sent later without an update from him (timers, reminders) speak it. A
+        language he chose (`choose_language`) is apart and wins.
         """
         _check_id(user_id)
         clean = _check_name(name)
@@ -85,10 +86,10 @@ class Users:
             row = await fetchone(conn, "SELECT name, language FROM users WHERE id = ?",
                                  (user_id,))
             if row is not None:
-                if row["name"] != clean or (language is not None and row["language"] is None):
+                if row["name"] != clean or (language is not None and row["language"] != language):
                     await execute(
                         conn,
-                        "UPDATE users SET name = ?, language = ifnull(language, ?),"
+                        "UPDATE users SET name = ?, language = ifnull(?, language),"
                         " updated_at = ? WHERE id = ?",
                         (clean, language, now, user_id),
                     )
@@ -132,11 +133,11 @@ class Users:
 
         await self._db.write(work)
 
-    async def set_language(self, user_id: int, language: str | None) -> None:
-        """Set (or clear, with None) the user's language."""
+    async def choose_language(self, user_id: int, language: str | None) -> None:
+        """Set the language the user chose, or clear it (None: his client's again)."""
         if language is not None and not (isinstance(language, str) and 0 < len(language) <= 16):
             raise BadInput(f"not a language code: {language!r}")
-        await self._update(user_id, "language", language)
+        await self._update(user_id, "chosen_language", language)
 
     async def set_private_chat(self, user_id: int, opened: bool = True) -> None:
         """Record whether the user has a private chat with the bot."""

@@ -13,14 +13,25 @@ async def test_ensure_creates_once_with_starting_chips(store: Store) -> None:
     assert created and user.name == "Ivan" and user.language == "bg" and user.balance == 1000
     again, created = await store.users.ensure(42, "Ivan P.", language="en", starting_chips=1000)
     assert not created
-    # The name follows Telegram; the language the user chose stays; no second grant.
-    assert again.name == "Ivan P." and again.language == "bg" and again.balance == 1000
+    # The name and the client's language follow Telegram; no second grant.
+    assert again.name == "Ivan P." and again.language == "en" and again.balance == 1000
+    unchanged, _ = await store.users.ensure(42, "Ivan P.")
+    assert unchanged.language == "en"
 
 
 async def test_ensure_sets_language_when_unknown(store: Store) -> None:
     await store.users.ensure(1, "A")
     user, _ = await store.users.ensure(1, "A", language="ru")
-    assert user.language == "ru"
+    assert user.language == "ru" and user.speaks == "ru"
+
+
+async def test_a_chosen_language_wins_over_the_client(store: Store) -> None:
+    await store.users.ensure(1, "A", language="en")
+    await store.users.choose_language(1, "zu")
+    user, _ = await store.users.ensure(1, "A", language="hi")
+    assert (user.language, user.chosen_language, user.speaks) == ("hi", "zu", "zu")
+    await store.users.choose_language(1, None)
+    assert (await store.users.get(1)).speaks == "hi"
 
 
 async def test_get_and_find(store: Store) -> None:
@@ -33,18 +44,18 @@ async def test_get_and_find(store: Store) -> None:
 
 async def test_language_and_private_chat(store: Store) -> None:
     await store.users.ensure(1, "A")
-    await store.users.set_language(1, "en")
+    await store.users.choose_language(1, "en")
     await store.users.set_private_chat(1)
     user = await store.users.get(1)
-    assert user.language == "en" and user.private_chat
+    assert user.chosen_language == "en" and user.private_chat
     await store.users.set_private_chat(1, False)
-    await store.users.set_language(1, None)
+    await store.users.choose_language(1, None)
     user = await store.users.get(1)
-    assert user.language is None and not user.private_chat
+    assert user.chosen_language is None and not user.private_chat
     with pytest.raises(UnknownUser):
-        await store.users.set_language(2, "en")
+        await store.users.choose_language(2, "en")
     with pytest.raises(BadInput):
-        await store.users.set_language(1, "x" * 40)
+        await store.users.choose_language(1, "x" * 40)
 
 
 async def test_grants_are_ledger_movements(store: Store) -> None:
