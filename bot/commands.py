@@ -184,7 +184,8 @@ async def on_balance(update: Update, context: Context) -> None:
         if message.chat.type != ChatType.PRIVATE:
             await reply(context, message, tr.format(
                 "{name}: {balance}, {tables} at tables. /balance in private for the "
-                "statement.", name=who.name, balance=tr.chips(found.balance), tables=at_tables))
+                "statement.", name=who.name, balance=tr.chips(found.balance),
+                tables=tr.chips(at_tables)))
             return
         lines: list[str] = [
             tr.format("🏦 <b>{name}</b>: {total}", name=who.name,

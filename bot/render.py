@@ -656,7 +656,7 @@ def winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> H
         line = tr.format("#{id} · {who} takes {pot}", id=played.row.id, who=who, pot=pot)
     else:
         line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
-                         pot=pot, points=main.points)
+                         pot=pot, points=tr.points(main.points))
     if any(isinstance(e, SvaraOpened) for e in hand.events):
         line = Html(line + " · " + tr.pgettext("history", "svara"))
     return line
@@ -716,7 +716,7 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
             lines.append(tr.format("🏆 {names} takes {pot}", names=who, pot=won.amount))
         else:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
-                                   pot=won.amount, points=won.points))
+                                   pot=won.amount, points=tr.points(won.points)))
     lines += ["", tr.gettext(
         "🔐 <b>Fairness proof</b> (next message, one per round). Before the deal the bot "
         "published the commitment: SHA-256 of the 32 position hashes joined by single "

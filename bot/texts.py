@@ -3,7 +3,7 @@ words for the ledger's movements."""
 
 from __future__ import annotations
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_, NP_, Translator
 from bot.table_settings import TableSettings, rules_lines
 
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -94,23 +94,23 @@ def rules_text(tr: Translator, settings: TableSettings) -> str:
 
 
 MOVEMENTS: dict[str, str] = {
-    "grant": N_("starting chips"),
-    "bonus": N_("daily bonus"),
-    "operator_grant": N_("chips from the operator"),
-    "buy_in": N_("sat down at a table"),
-    "top_up": N_("topped up"),
-    "cash_out": N_("left a table"),
-    "ante": N_("ante"),
-    "blind": N_("blind"),
-    "bet": N_("bet"),
-    "svara_join": N_("joined a svara"),
-    "win": N_("won"),
-    "return": N_("uncalled chips back"),
-    "refund": N_("refund"),
+    "grant": NP_("movement", "starting chips"),
+    "bonus": NP_("movement", "daily bonus"),
+    "operator_grant": NP_("movement", "chips from the operator"),
+    "buy_in": NP_("movement", "sat down at a table"),
+    "top_up": NP_("movement", "topped up"),
+    "cash_out": NP_("movement", "left a table"),
+    "ante": NP_("movement", "ante"),
+    "blind": NP_("movement", "blind"),
+    "bet": NP_("movement", "bet"),
+    "svara_join": NP_("movement", "joined a svara"),
+    "win": NP_("movement", "won"),
+    "return": NP_("movement", "uncalled chips back"),
+    "refund": NP_("movement", "refund"),
 }
 """Words for the ledger's movement kinds, as /balance lists them."""
 
 
 def movement_text(tr: Translator, kind: str) -> str:
     msgid = MOVEMENTS.get(kind)
-    return tr.gettext(msgid) if msgid else kind
+    return tr.pgettext("movement", msgid) if msgid else kind

@@ -43,6 +43,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
     "LOCALES_DIR",
+    "NP_",
     "N_",
     "CatalogError",
     "Html",
@@ -66,6 +67,12 @@ Entries = Mapping[MessageKey, str | tuple[str, ...]]
 
 def N_(msgid: str) -> str:
     """Mark a string for extraction without translating it (translate it later)."""
+    return msgid
+
+
+def NP_(context: str, msgid: str) -> str:
+    """``N_`` with a context, for a word that reads differently elsewhere (``pgettext``)."""
+    del context
     return msgid
 
 

@@ -121,7 +121,9 @@ def _language_dirs(locales: Path) -> Iterator[Path]:
 def native_name(language: str) -> str:
     """The language's name in that language, as a button shows it: "Български"."""
     name = Locale.parse(language).get_display_name(language) or language
-    return name[:1].upper() + name[1:]
+    if name.islower():  # "čeština" starts a menu line capitalised; "isiZulu" stays itself
+        name = name[:1].upper() + name[1:]
+    return name
 
 
 def catalogues(locales: Path = LOCALES_DIR) -> dict[str, Catalog]:

@@ -475,3 +475,4 @@ def test_native_names() -> None:
     assert native_name("bg") == "Български"
     assert native_name("cs") == "Čeština"
     assert native_name("hi") == "हिन्दी"
+    assert native_name("zu") == "isiZulu"

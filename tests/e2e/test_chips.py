@@ -51,8 +51,8 @@ async def test_balance_is_a_statement_with_each_stay_on_one_line(bed: Bed) -> No
 
     kept = await bed.store.users.balance(boris.id)
     assert await reply(bed, boris, group, "/balance") == [
-        f"Boris: {kept} chips, {2000 - after - kept} at tables. /balance in private for the"
-        " statement."]
+        f"Boris: {kept:,} chips, {2000 - after - kept:,} chips at tables. /balance in private"
+        " for the statement."]
 
 
 HINT = "Short of chips? /daily gives you free chips once a day."
