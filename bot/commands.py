@@ -19,7 +19,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
 
-from bot import errors, settings_menu
+from bot import errors, replies, settings_menu
 from bot.charts import chips_chart, group_chart
 from bot.games import Player
 from bot.handling import (
@@ -34,15 +34,15 @@ from bot.handling import (
 )
 from bot.i18n import Translator
 from bot.render import (
-    entry_line,
     hand_text,
-    place_text,
+    history_text,
+    leaderboard_text,
     proof_texts,
     rules_lines,
     short_name,
-    standing_line,
+    statement_text,
+    stats_text,
     wait_text,
-    winners_line,
 )
 from bot.store import BonusNotDue, StoreError
 from bot.store.history import NetLine, PlayedHand
@@ -123,20 +123,18 @@ async def on_history(update: Update, context: Context) -> None:
     async def work() -> None:
         await _remember_title(context, message)
         if not _in_group(message):
-            await reply(context, message, tr.gettext("/history works in a group."))
+            await reply(context, message, tr.gettext(replies.HISTORY_IN_GROUP))
             return
         if context.args:
-            await reply(context, message, tr.gettext("/history takes no arguments."))
+            await reply(context, message, tr.gettext(replies.HISTORY_NO_ARGUMENTS))
             return
         hands = await context.services.store.history.chat_hands(message.chat_id,
                                                                 HISTORY_LENGTH)
         if not hands:
-            await reply(context, message, tr.gettext("No hand has been played here yet."))
+            await reply(context, message, tr.gettext(replies.NO_HAND_YET))
             return
         names = await _names(context, hands)
-        lines = [tr.gettext("<b>The last hands here</b> (details: /hand NUMBER)")]
-        lines += [winners_line(tr, names, p) for p in hands]
-        await reply(context, message, "\n".join(lines))
+        await reply(context, message, history_text(tr, names, hands))
 
     await run_command(message, tr, work(), context)
 
@@ -147,17 +145,16 @@ async def on_hand(update: Update, context: Context) -> None:
     async def work() -> None:
         await _remember_title(context, message)
         if not _in_group(message):
-            await reply(context, message, tr.gettext("/hand works in a group."))
+            await reply(context, message, tr.gettext(replies.HAND_IN_GROUP))
             return
         args = context.args or []
         if len(args) != 1 or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
-            await reply(context, message, tr.gettext("Use /hand NUMBER, e.g. /hand 12 "
-                                                      "(numbers are in /history)."))
+            await reply(context, message, tr.gettext(replies.HAND_USAGE))
             return
         hand_id = int(args[0].lstrip("#"))
         played = await context.services.store.history.chat_hand(message.chat_id, hand_id)
         if played is None:
-            await reply(context, message, tr.format("No hand #{id} was played in this chat.",
+            await reply(context, message, tr.format(replies.NO_SUCH_HAND,
                                                      id=hand_id))
             return
         names = await _names(context, [played])
@@ -180,23 +177,12 @@ async def on_balance(update: Update, context: Context) -> None:
         services = context.services
         await services.games.player(who)
         found = await statement(services.store.db, who.id)
-        at_tables = sum(t.stack for t in found.tables)
         if message.chat.type != ChatType.PRIVATE:
             await reply(context, message, tr.format(
-                "{name}: {balance}, {tables} at tables. /balance in private for the "
-                "statement.", name=who.name, balance=tr.chips(found.balance),
-                tables=tr.chips(at_tables)))
+                replies.BALANCE_IN_GROUP, name=who.name, balance=tr.chips(found.balance),
+                tables=tr.chips(sum(t.stack for t in found.tables))))
             return
-        lines: list[str] = [
-            tr.format("🏦 <b>{name}</b>: {total}", name=who.name,
-                      total=tr.chips(found.balance + at_tables)),
-            tr.format("Balance: <b>{balance}</b>", balance=found.balance)]
-        lines += [tr.format("At the table of {place}: {stack}", place=place_text(tr, t.title),
-                            stack=t.stack) for t in found.tables]
-        if found.entries:
-            lines += ["", tr.gettext("<b>Recent movements</b>")]
-            lines += [entry_line(tr, e) for e in found.entries]
-        await reply(context, message, "\n".join(lines))
+        await reply(context, message, statement_text(tr, who.name, found))
 
     await run_command(message, tr, work(), context)
 
@@ -222,7 +208,7 @@ async def on_daily(update: Update, context: Context) -> None:
     async def work() -> None:
         await _remember_title(context, message)
         if context.args:
-            await reply(context, message, tr.gettext("/daily takes no arguments."))
+            await reply(context, message, tr.gettext(replies.DAILY_NO_ARGUMENTS))
             return
         services = context.services
         await services.games.player(who)
@@ -232,11 +218,11 @@ async def on_daily(update: Update, context: Context) -> None:
             balance = await services.store.users.daily_bonus(who.id, amount, now=now)
         except BonusNotDue as err:
             due = err.due_at
-            await reply(context, message, tr.format("Your next bonus comes in {wait}.",
+            await reply(context, message, tr.format(replies.NEXT_BONUS,
                                                      wait=wait_text(tr, due - now)))
             return
         await reply(context, message, tr.format(
-            "🎁 {name}: +{amount}. Balance: {balance}. Come back in 24 h.",
+            replies.BONUS,
             name=who.name, amount=tr.chips(amount), balance=balance))
 
     await run_command(message, tr, work(), context)
@@ -253,26 +239,18 @@ async def on_top(update: Update, context: Context) -> None:
         args = context.args or []
         everywhere = args == ["all"]
         if args and not everywhere:
-            await reply(context, message, tr.gettext("Use /top, or /top all for every chat."))
+            await reply(context, message, tr.gettext(replies.TOP_USAGE))
             return
         if not everywhere and not _in_group(message):
-            await reply(context, message, tr.gettext("/top works in a group; /top all "
-                                                      "works anywhere."))
+            await reply(context, message, tr.gettext(replies.TOP_IN_GROUP))
             return
         history = context.services.store.history
         board, mine = await history.leaderboard(None if everywhere else message.chat_id,
                                                 who.id, TOP_LENGTH)
         if not board:
-            await reply(context, message, tr.gettext("No hand has been played here yet."))
+            await reply(context, message, tr.gettext(replies.NO_HAND_YET))
             return
-        title = (tr.gettext("<b>Leaderboard, every chat</b>") if everywhere
-                 else tr.gettext("<b>Leaderboard of this chat</b>"))
-        lines: list[str] = [title, *(standing_line(tr, s) for s in board)]
-        if mine is not None and mine.rank > len(board):
-            lines += ["…", standing_line(tr, mine)]
-        elif mine is None:
-            lines += ["", tr.gettext("You have not played a hand here yet.")]
-        await reply(context, message, "\n".join(lines))
+        await reply(context, message, leaderboard_text(tr, board, mine, everywhere=everywhere))
 
     await run_command(message, tr, work(), context)
 
@@ -286,42 +264,29 @@ async def on_stats(update: Update, context: Context) -> None:
             await _group_stats(context, message, tr)
             return
         if context.args:
-            await reply(context, message, tr.gettext("Use /stats, or reply /stats to a "
-                                                      "player's message."))
+            await reply(context, message, tr.gettext(replies.STATS_USAGE))
             return
         target = player_of(message.from_user) if message.from_user else who
         replied = message.reply_to_message
         if replied is not None and not (replied.is_topic_message
                                         and replied.message_id == message.message_thread_id):
             if replied.from_user is None or replied.from_user.is_bot:
-                await reply(context, message, tr.gettext("Reply to a player's message, not "
-                                                          "the bot's."))
+                await reply(context, message, tr.gettext(replies.STATS_NOT_THE_BOT))
                 return
             target = player_of(replied.from_user)
         chat_id = message.chat_id if _in_group(message) else None
         history = context.services.store.history
         stats = await history.player(target.id, chat_id)
         if stats.played == 0:
-            await reply(context, message, tr.format("{name} has not played a hand here yet.",
+            await reply(context, message, tr.format(replies.NOT_PLAYED,
                                                      name=target.name))
             return
-        lines = [
-            tr.format("📊 <b>{name}</b>", name=target.name),
-            tr.format("Hands played {played}, won {won} · net {net:+d}", played=stats.played,
-                      won=stats.won, net=stats.net),
-            tr.format("Biggest pot won: {pot}", pot=stats.biggest),
-            tr.format("Svaras played {played}, won {won}", played=stats.svaras,
-                      won=stats.svaras_won),
-            tr.format("Best hand shown: {points}", points=stats.best
-                      if stats.best is not None else "–"),
-            tr.format("Longest winning streak: {n}", n=stats.streak),
-        ]
-        await reply(context, message, "\n".join(lines))
+        await reply(context, message, stats_text(tr, target.name, stats))
         series = await history.chips_over_time(target.id, chat_id)
         place = message.chat.title if chat_id is not None and message.chat.title else \
-            tr.gettext("every chat")
+            tr.gettext(replies.EVERY_CHAT)
         png = await asyncio.to_thread(chips_chart, series, str(target.name), str(place),
-                                      tr.gettext("Net chips"))
+                                      tr.gettext(replies.NET_CHIPS))
         await _send_photo(context, message, png)
 
     await run_command(message, tr, work(), context)
@@ -396,12 +361,12 @@ async def _settings_as_text(context: Context, message: Message, who: Player,
         return
     if len(args) != 2:
         await reply(context, message,
-                    tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split."))
+                    tr.gettext(replies.SETTINGS_USAGE))
         return
     if not await is_admin(context, message.chat_id, who.id):
         raise errors.OnlyCreatorOrAdmin()
     settings = await games.change_settings(message.chat_id, args[0], args[1])
-    await reply(context, message, "\n".join([tr.gettext("Saved. The next hand deals with:"),
+    await reply(context, message, "\n".join([tr.gettext(replies.SETTINGS_SAVED),
                                              *rules_lines(tr, settings)]))
 
 
@@ -417,13 +382,13 @@ async def on_settings_press(update: Update, context: Context) -> None:
             raise errors.Expired()
         chat_id = message.chat.id
         if not await is_admin(context, chat_id, query.from_user.id):
-            await query.answer(tr.gettext(settings_menu.ONLY_ADMINS), show_alert=True)
+            await query.answer(tr.gettext(replies.SETTINGS_ONLY_ADMINS), show_alert=True)
             return
         games = context.services.games
         note = None
         if press.setting is not None and press.value is not None:
             settings = await games.change_settings(chat_id, press.setting, press.value)
-            note = tr.format(settings_menu.SAVED, name=press.setting, value=press.value)
+            note = tr.format(replies.SETTING_SAVED, name=press.setting, value=press.value)
         else:
             settings = await games.chat_settings(chat_id)
         markup = (settings_menu.main_keyboard(settings) if press.setting is None
@@ -455,11 +420,11 @@ async def on_nextgame(update: Update, context: Context) -> None:
     async def work() -> None:
         await _remember_title(context, message)
         if not _in_group(message):
-            await reply(context, message, tr.gettext("/nextgame works in a group."))
+            await reply(context, message, tr.gettext(replies.NEXTGAME_IN_GROUP))
             return
         args = context.args or []
         if args not in ([], ["off"]):
-            await reply(context, message, tr.gettext("Use /nextgame, or /nextgame off."))
+            await reply(context, message, tr.gettext(replies.NEXTGAME_USAGE))
             return
         services = context.services
         await services.games.player(who)
@@ -467,17 +432,15 @@ async def on_nextgame(update: Update, context: Context) -> None:
         if args == ["off"]:
             await waiting.remove(message.chat_id, who.id)
             await reply(context, message, tr.gettext(
-                "Fine: no word from me about the next table here."))
+                replies.NEXTGAME_OFF))
             return
         if not (await services.store.users.get(who.id)).private_chat:
             await reply(context, message, tr.gettext(
-                "Open a private chat with me first (press Start there), so I can write to "
-                "you; then send /nextgame again."))
+                replies.NEXTGAME_PRIVATE_FIRST))
             return
         await waiting.add(message.chat_id, who.id, at=int(clock_of(context)))
         await reply(context, message, tr.format(
-            "{name}: I will tell you privately when the next table opens here (once). "
-            "/nextgame off to cancel.", name=who.name))
+            replies.NEXTGAME_ON, name=who.name))
 
     await run_command(message, tr, work(), context)
 
@@ -506,7 +469,7 @@ async def after_newgame(update: Update, context: Context) -> None:
         tr = services.translations.get(user.speaks)
         try:
             await context.bot.send_message(user_id, tr.format(
-                "🃏 A table has opened in {place}. Join it there.", place=place),
+                replies.TABLE_OPENED, place=place),
                 parse_mode=ParseMode.HTML)
         except TelegramError:
             continue

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from bot.i18n import N_, Html, Translator
 from bot.store.errors import StoreError
+from bot.store.practice import MAX_COMPUTERS
 from engine import GameError
 
 
@@ -145,6 +146,30 @@ class NoHand(BotError):
 
 class BadNumber(BotError):
     msgid = N_("Give a whole number of chips, e.g. /bet 50.")
+
+
+# Practice tables (bot.practice)
+
+
+class PrivateOnly(BotError):
+    msgid = N_("Practice is played in a private chat with me: open it and send /practice "
+               "there.")
+
+
+class BadCount(BotError):
+    msgid = N_("Choose 1 to {most} computer players, e.g. /practice 3.")
+
+    def __init__(self) -> None:
+        super().__init__(most=MAX_COMPUTERS)
+
+
+class PracticeRunning(BotError):
+    msgid = N_("You are already at a practice table: play it out, or close it with /endgame.")
+
+
+class PracticeChips(BotError):
+    msgid = N_("At a practice table the chips come with the table: close it with /endgame "
+               "and send /practice for a new one.")
 
 
 class StoreBusy(BotError):

@@ -12,7 +12,7 @@ from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 
-from bot import errors
+from bot import errors, replies
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Live, Player
 from bot.handling import (
@@ -195,7 +195,7 @@ async def on_table_command(update: Update, context: Context) -> None:
         elif command == "topup":
             amount = parse_amount(context.args) if context.args else None
             stack = await games.top_up(live, who, amount)
-            await reply(context, message, tr.format("Your stack is now {stack}.", stack=stack))
+            await reply(context, message, tr.format(replies.STACK_NOW, stack=stack))
         elif command == "bet":
             await bet(games, live, who, context.args)
 
@@ -224,8 +224,7 @@ async def on_start(update: Update, context: Context) -> None:
         if not await _is_member(context, live.chat_id, who.id):
             raise errors.NotAMember()
         await services.games.join(live, who)
-        await reply(context, message, tr.gettext("You are at the table. Your cards will come "
-                                         "here; good luck!"))
+        await reply(context, message, tr.gettext(replies.SEATED))
 
     await run_command(message, tr, work(), context)
 
@@ -262,21 +261,19 @@ async def on_notify(update: Update, context: Context) -> None:
 
     async def work() -> None:
         if message.chat.type != ChatType.PRIVATE:
-            await reply(context, message, tr.gettext("Send /notify on or /notify off to me "
-                                                      "in private."))
+            await reply(context, message, tr.gettext(replies.NOTIFY_IN_PRIVATE))
             return
         await context.services.games.player(who)
         store = context.services.store.users
         word = (context.args or [""])[0].lower() if len(context.args or []) == 1 else ""
         if word not in ("on", "off"):
             state = await store.notify(who.id)
-            await reply(context, message, tr.gettext("Turn reminders are on. /notify off "
-                                                      "stops them.") if state else
-                         tr.gettext("Turn reminders are off. /notify on starts them."))
+            await reply(context, message, tr.gettext(replies.REMINDERS_ARE_ON) if state else
+                         tr.gettext(replies.REMINDERS_ARE_OFF))
             return
         await store.set_notify(who.id, word == "on")
-        await reply(context, message, tr.gettext("I will remind you when your turn waits.")
-                     if word == "on" else tr.gettext("No more turn reminders."))
+        await reply(context, message, tr.gettext(replies.REMINDERS_ON)
+                     if word == "on" else tr.gettext(replies.REMINDERS_OFF))
 
     await run_command(message, tr, work(), context)
 

@@ -39,7 +39,7 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext, ExtBot
 
-from bot import errors
+from bot import errors, replies
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
 from bot.languages import Languages
@@ -185,7 +185,7 @@ async def run_command(message: Message, tr: Translator, work: Awaitable[None],
         await work
     except errors.NeedPrivateChat as err:
         link = join_link(context, err.table_id)
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Open the bot"),
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext(replies.OPEN_THE_BOT),
                                                                 url=link)]])
         await reply(context, message, err.text(tr), reply_markup=keyboard)
         return False

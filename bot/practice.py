@@ -26,7 +26,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Job, filters
 
-from bot import errors
+from bot import errors, replies
 from bot.games import Games, Live, Player
 from bot.handling import (
     Context,
@@ -39,7 +39,7 @@ from bot.handling import (
     reply,
     run_command,
 )
-from bot.i18n import N_, Translations, Translator
+from bot.i18n import Translations, Translator
 from bot.pacing import URGENT
 from bot.store import TableStatus
 from bot.store.errors import TableExists
@@ -67,27 +67,6 @@ CHOICE = "practice:"
 """Callback data of the buttons that ask how many computer players: ``practice:3``."""
 
 
-class PrivateOnly(errors.BotError):
-    msgid = N_("Practice is played in a private chat with me: open it and send /practice "
-               "there.")
-
-
-class BadCount(errors.BotError):
-    msgid = N_("Choose 1 to {most} computer players, e.g. /practice 3.")
-
-    def __init__(self) -> None:
-        super().__init__(most=MAX_COMPUTERS)
-
-
-class PracticeRunning(errors.BotError):
-    msgid = N_("You are already at a practice table: play it out, or close it with /endgame.")
-
-
-class PracticeChips(errors.BotError):
-    msgid = N_("At a practice table the chips come with the table: close it with /endgame "
-               "and send /practice for a new one.")
-
-
 def computer_name(k: int) -> str:
     name, level = COMPUTERS[k - 1]
     return f"Bot {name} ({level.value})"
@@ -113,14 +92,11 @@ def why_over(live: Live) -> str | None:
     """Why the player cannot play the next hand of his practice table (None: he can)."""
     seat = live.table.seat(live.creator)
     if seat is None:
-        return N_("You left the practice table, so it is closed. Send /practice to play "
-                  "again.")
+        return replies.PRACTICE_LEFT
     if seat.sitting_out:
-        return N_("You sat out, so the practice table is closed. Send /practice to play "
-                  "again.")
+        return replies.PRACTICE_SAT_OUT
     if seat.stack < live.table.rules.ante:
-        return N_("You have no practice chips left for the ante: the table is closed. Send "
-                  "/practice for new ones.")
+        return replies.PRACTICE_BROKE
     return None
 
 
@@ -151,10 +127,10 @@ class Practice:
         `announce(names, chips)` runs once the table is seated, before its first message.
         """
         if not 1 <= count <= MAX_COMPUTERS:
-            raise BadCount()
+            raise errors.BadCount()
         games = self.games
         if games.at(who.id, None) is not None:
-            raise PracticeRunning()
+            raise errors.PracticeRunning()
         await games.player(who)
         settings = games.defaults
         computers = [(computer_of(who.id, k), computer_name(k)) for k in range(1, count + 1)]
@@ -163,7 +139,7 @@ class Practice:
                 who.id, computers, rules=settings.model_dump(mode="json"),
                 buy_in=settings.max_buy_in, wallet_name=f"{who.name} (practice chips)")
         except TableExists:
-            raise PracticeRunning() from None
+            raise errors.PracticeRunning() from None
         live = Live(row.id, who.id, None, who.id, settings, Table(settings.rules()),
                     language=await games.speaks(who.id))
         await announce([name for _, name in computers], settings.max_buy_in)
@@ -277,10 +253,10 @@ def _practice(context: Context) -> Practice:
 
 def _count(args: list[str]) -> int:
     if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()) or len(args[0]) > 3:
-        raise BadCount()
+        raise errors.BadCount()
     count = int(args[0])
     if not 1 <= count <= MAX_COMPUTERS:
-        raise BadCount()
+        raise errors.BadCount()
     return count
 
 
@@ -289,10 +265,7 @@ async def _open(context: Context, chat_id: int, who: Player, tr: Translator,
     async def announce(names: list[str], chips: int) -> None:
         stake = tr.nformat("{count} practice chip", "{count} practice chips", chips,
                            count=tr.number(chips))
-        text = tr.format("Practice against {names}. You play with {chips}: "
-                         "they are not your balance and never become it. The table closes "
-                         "when you leave, sit out or run out of chips, or on /endgame.",
-                         names=", ".join(names), chips=stake)
+        text = tr.format(replies.PRACTICE_OPENED, names=", ".join(names), chips=stake)
         await context.services.outbox.pace.slot(chat_id, URGENT)
         with contextlib.suppress(TelegramError):
             await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
@@ -306,16 +279,15 @@ async def on_practice(update: Update, context: Context) -> None:
 
     async def work() -> None:
         if message.chat.type != ChatType.PRIVATE:
-            raise PrivateOnly()
+            raise errors.PrivateOnly()
         if context.args:
             await _open(context, message.chat_id, who, tr, _count(context.args))
             return
         if context.services.games.at(message.chat_id, None) is not None:
-            raise PracticeRunning()
+            raise errors.PracticeRunning()
         buttons = [InlineKeyboardButton(str(n), callback_data=f"{CHOICE}{n}")
                    for n in range(1, MAX_COMPUTERS + 1)]
-        await reply(context, message, tr.gettext("How many computer players do you want "
-                                                  "to play against?"),
+        await reply(context, message, tr.gettext(replies.HOW_MANY_COMPUTERS),
                      reply_markup=InlineKeyboardMarkup([buttons]))
 
     await run_command(message, tr, work(), context)
@@ -359,7 +331,7 @@ async def on_private_command(update: Update, context: Context) -> None:
         elif command == "bet":
             await bet(games, live, who, context.args)
         else:
-            raise PracticeChips()
+            raise errors.PracticeChips()
 
     await run_command(message, tr, work(), context)
 

@@ -13,9 +13,9 @@ from datetime import datetime, tzinfo
 
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
-from bot.store.history import PlayedHand, Standing
+from bot.store.history import PlayedHand, PlayerStats, Standing
 from bot.store.models import TableStatus
-from bot.store.statement import Entry
+from bot.store.statement import Entry, Statement
 from bot.table_settings import TableSettings
 from bot.table_settings import rules_lines as rules_lines  # where callers look for it
 from bot.texts import movement_text
@@ -780,3 +780,53 @@ def standing_line(tr: Translator, s: Standing) -> Html:
     return tr.format("{rank}. {name}: {net:+d} · {hands}, {won} won · biggest pot "
                      "{biggest}", rank=s.rank, name=short_name(s.name), net=s.net,
                      hands=hands, won=s.won, biggest=s.biggest)
+
+
+def history_text(tr: Translator, names: dict[int, str], hands: list[PlayedHand]) -> str:
+    """/history: the chat's last hands, one line each."""
+    lines = [tr.gettext("<b>The last hands here</b> (details: /hand NUMBER)")]
+    lines += [winners_line(tr, names, p) for p in hands]
+    return "\n".join(lines)
+
+
+def statement_text(tr: Translator, name: str, found: Statement) -> str:
+    """/balance in private: where the chips are, and the recent movements."""
+    at_tables = sum(t.stack for t in found.tables)
+    lines: list[str] = [
+        tr.format("🏦 <b>{name}</b>: {total}", name=name,
+                  total=tr.chips(found.balance + at_tables)),
+        tr.format("Balance: <b>{balance}</b>", balance=found.balance)]
+    lines += [tr.format("At the table of {place}: {stack}", place=place_text(tr, t.title),
+                        stack=t.stack) for t in found.tables]
+    if found.entries:
+        lines += ["", tr.gettext("<b>Recent movements</b>")]
+        lines += [entry_line(tr, e) for e in found.entries]
+    return "\n".join(lines)
+
+
+def leaderboard_text(tr: Translator, board: list[Standing], mine: Standing | None, *,
+                     everywhere: bool) -> str:
+    """/top: the best nets, and the asker's own line when he is further down."""
+    title = (tr.gettext("<b>Leaderboard, every chat</b>") if everywhere
+             else tr.gettext("<b>Leaderboard of this chat</b>"))
+    lines: list[str] = [title, *(standing_line(tr, s) for s in board)]
+    if mine is not None and mine.rank > len(board):
+        lines += ["…", standing_line(tr, mine)]
+    elif mine is None:
+        lines += ["", tr.gettext("You have not played a hand here yet.")]
+    return "\n".join(lines)
+
+
+def stats_text(tr: Translator, name: str, stats: PlayerStats) -> str:
+    """/stats: a player's figures (the chart follows as a picture)."""
+    return "\n".join([
+        tr.format("📊 <b>{name}</b>", name=name),
+        tr.format("Hands played {played}, won {won} · net {net:+d}", played=stats.played,
+                  won=stats.won, net=stats.net),
+        tr.format("Biggest pot won: {pot}", pot=stats.biggest),
+        tr.format("Svaras played {played}, won {won}", played=stats.svaras,
+                  won=stats.svaras_won),
+        tr.format("Best hand shown: {points}", points=stats.best
+                  if stats.best is not None else "–"),
+        tr.format("Longest winning streak: {n}", n=stats.streak),
+    ])

@@ -108,8 +108,6 @@ def values_keyboard(tr: Translator, word: str, settings: TableSettings) -> Inlin
 
 
 BACK = N_("« All settings")
-ONLY_ADMINS = N_("Only chat admins can change the settings.")
-SAVED = N_("Saved: {name} {value}.")
 
 __all__ = ["PATTERN", "BadMenuData", "MenuPress", "choices", "main_keyboard",
            "values_keyboard"]

@@ -37,7 +37,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -45,12 +45,12 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter
-from bot.bench.tables import FAKE_TOKEN, LogCounter, buttons_of, peak_rss_mb
+from bot.bench.tables import FAKE_TOKEN, LogCounter, buttons_of, peak_rss_mb, table_group
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.http import AiohttpRequest
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.limits import FloodMode
-from bot.sandbox.models import CallbackRecord, MessageRecord
+from bot.sandbox.models import CallbackRecord, ChatRecord, MessageRecord
 from bot.sandbox.params import Params
 from bot.sandbox.players import Player
 from bot.sandbox.server import SandboxServer
@@ -267,32 +267,37 @@ class TableDone(Exception):
     """This table stops: played out, closed, or it cannot go on."""
 
 
+@dataclass(eq=False)
 class RealTable:
     """One group: its people open a table, join, start and play `hands` hands at human pace."""
 
-    def __init__(self, server: ScreenServer, clock: Clock, number: int, seats: int,
-                 hands: int, rng: random.Random, delay: float, deadline: float) -> None:
-        self.server = server
-        self.world = server.world
-        self.clock = clock
-        self.number = number
-        self.hands = hands
-        self.rng = rng
-        self.delay = delay
-        self.deadline = deadline
-        self.players = [self.world.user(f"T{number}P{i}") for i in range(1, seats + 1)]
+    server: ScreenServer
+    clock: Clock
+    number: int
+    seats: InitVar[int]
+    hands: int
+    rng: random.Random
+    delay: float
+    deadline: float
+    world: World = field(init=False)
+    players: list[Player] = field(init=False)
+    group: ChatRecord = field(init=False)
+    by_name: dict[str, Player] = field(init=False)
+    event: asyncio.Event = field(init=False)
+    message_id: int = field(default=0, init=False)
+    pressed: list[Pressed] = field(default_factory=list, init=False)
+    hand_ids: set[int] = field(default_factory=set, init=False)
+    last_keys: dict[str, frozenset[str]] = field(default_factory=dict, init=False)
+    thinking: set[str] = field(default_factory=set, init=False)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False)
+    outcome: str = field(default="unfinished", init=False)
+    hands_done: int = field(default=0, init=False)
+
+    def __post_init__(self, seats: int) -> None:
+        self.world = self.server.world
+        self.players, self.group = table_group(self.world, self.number, seats)
         self.by_name = {p.name: p for p in self.players}
-        self.group = self.world.group(f"Table {number}", members=self.players,
-                                      admins=self.players[:1])
-        self.event = server.event(self.group.id)
-        self.message_id = 0
-        self.pressed: list[Pressed] = []
-        self.hand_ids: set[int] = set()
-        self.last_keys: dict[str, frozenset[str]] = {}
-        self.thinking: set[str] = set()
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.outcome = "unfinished"
-        self.hands_done = 0
+        self.event = self.server.event(self.group.id)
 
     async def run(self) -> None:
         await self.clock.sleep(self.delay)

@@ -33,7 +33,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -272,28 +272,36 @@ def choose(turn: Turn, rng: random.Random) -> str:
     return rng.choice(calm if len(calm) > 1 else labels)
 
 
+def table_group(world: World, number: int, seats: int) -> tuple[list[Player], ChatRecord]:
+    """The people of table `number` and their group (the first of them is its admin)."""
+    players = [world.user(f"T{number}P{i}") for i in range(1, seats + 1)]
+    return players, world.group(f"Table {number}", members=players, admins=players[:1])
+
+
+@dataclass(eq=False)
 class TablePlay:
     """One group: its players open a table and play `hands` hands as fast as the bot goes."""
 
-    def __init__(self, tg: Sandbox, watch: Watch, tally: Tally, number: int, seats: int,
-                 hands: int, rng: random.Random, think: float = 0.0,
-                 delay: float = 0.0) -> None:
-        self.tg = tg
-        self.delay = delay
-        self.watch = watch
-        self.tally = tally
-        self.hands = hands
-        self.rng = rng
-        self.think = think
-        world = tg.world
-        self.players = [world.user(f"T{number}P{i}") for i in range(1, seats + 1)]
+    tg: Sandbox
+    watch: Watch
+    tally: Tally
+    number: int
+    seats: InitVar[int]
+    hands: int
+    rng: random.Random
+    think: float = 0.0
+    delay: float = 0.0
+    players: list[Player] = field(init=False)
+    group: ChatRecord = field(init=False)
+    by_name: dict[str, Player] = field(init=False)
+    message_id: int = field(default=0, init=False)
+    last_hand: int = field(default=0, init=False)
+    asked: float = field(default=0.0, init=False)
+
+    def __post_init__(self, seats: int) -> None:
+        self.players, self.group = table_group(self.tg.world, self.number, seats)
         self.by_name = {p.name: p for p in self.players}
-        self.group = world.group(f"Table {number}", members=self.players,
-                                 admins=self.players[:1])
-        self.name = f"table {number}"
-        self.message_id = 0
-        self.last_hand = 0
-        self.asked = 0.0
+        self.name = f"table {self.number}"
 
     async def run(self) -> None:
         await asyncio.sleep(self.delay)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from bot.store.db import Database
 from bot.store.errors import BadInput
@@ -62,27 +62,23 @@ class Chats:
 
     async def set_settings(self, chat_id: int, settings: str | Mapping[str, Any]) -> Chat:
         """Replace the chat's settings (a JSON object, as text or a mapping)."""
-        text = settings_text(settings)
-        now = int(self._clock())
-
-        async def work(conn: Conn) -> Chat:
-            await ensure_chat(conn, chat_id, now)
-            await execute(conn, "UPDATE chats SET settings = ?, updated_at = ? WHERE id = ?",
-                          (text, now, chat_id))
-            return await _get(conn, chat_id)
-
-        return await self._db.write(work)
+        return await self._set(chat_id, "settings", settings_text(settings))
 
     async def set_language(self, chat_id: int, language: str | None) -> Chat:
         """Set (or clear) the chat's language."""
         if language is not None and not (isinstance(language, str) and 0 < len(language) <= 16):
             raise BadInput(f"not a language code: {language!r}")
+        return await self._set(chat_id, "language", language)
+
+    async def _set(self, chat_id: int, column: Literal["settings", "language"],
+                   value: str | None) -> Chat:
+        """Write one column of the chat's row (created if missing); the row as it is now."""
         now = int(self._clock())
 
         async def work(conn: Conn) -> Chat:
             await ensure_chat(conn, chat_id, now)
-            await execute(conn, "UPDATE chats SET language = ?, updated_at = ? WHERE id = ?",
-                          (language, now, chat_id))
+            await execute(conn, f"UPDATE chats SET {column} = ?, updated_at = ? WHERE id = ?",
+                          (value, now, chat_id))
             return await _get(conn, chat_id)
 
         return await self._db.write(work)

@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Literal, NoReturn, TypeVar
+from typing import Literal, NoReturn, TypedDict, TypeVar
 
 import aiosqlite
 
@@ -32,6 +32,14 @@ T = TypeVar("T")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _LEVELS: tuple[Synchronous, ...] = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+class OpenOptions(TypedDict, total=False):
+    """How `Database.open` opens the file, for callers that pass them on (`Store.open`)."""
+
+    synchronous: Synchronous
+    step_synchronous: Synchronous | None
+    busy_timeout_ms: int
 
 
 async def _to_the_end(step: Awaitable[T]) -> T:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Unpack
 
 from bot.store.audit import AuditReport, run_audit
 from bot.store.chats import Chats
-from bot.store.db import Database, Synchronous
+from bot.store.db import Database, OpenOptions
 from bot.store.hands import Hands
 from bot.store.history import History
 from bot.store.recovery import Recovery, Replay, recover
@@ -29,20 +30,11 @@ class Store:
         self.history = History(db)
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        synchronous: Synchronous = "NORMAL",
-        step_synchronous: Synchronous | None = None,
-        busy_timeout_ms: int = 5000,
-        clock: Callable[[], float] = time.time,
-    ) -> Store:
-        """Open (create, migrate) the database at ``path``; see `Database.open`."""
-        db = await Database.open(path, synchronous=synchronous,
-                                 step_synchronous=step_synchronous,
-                                 busy_timeout_ms=busy_timeout_ms)
-        return cls(db, clock)
+    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,
+                   **options: Unpack[OpenOptions]) -> Store:
+        """Open (create, migrate) the database at ``path``; `options` as `Database.open`
+        takes them."""
+        return cls(await Database.open(path, **options), clock)
 
     async def close(self) -> None:
         await self.db.close()

@@ -1,0 +1,123 @@
+"""What the command handlers answer, by name: every one-line reply of a command or a
+button, in one place for translators and for whoever adds a command.
+
+A handler answers ``tr.gettext(replies.NAME)``, or ``tr.format(replies.NAME, value=...)``
+where the message has ``{value}`` fields. Each message says below it when it is sent.
+Refusals are `bot.errors` classes; long texts are in `bot.texts`, messages made of game
+data in `bot.render`.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import N_
+
+# --------------------------------------------------------------------- seats (bot.handlers)
+
+SEATED = N_("You are at the table. Your cards will come here; good luck!")
+"""In private, after a join link from the group was opened and the join went through."""
+STACK_NOW = N_("Your stack is now {stack}.")
+"""After /topup."""
+OPEN_THE_BOT = N_("Open the bot")
+"""The button under a refusal that needs the private chat first (it opens it)."""
+
+# --------------------------------------------------------------------- /notify (bot.handlers)
+
+NOTIFY_IN_PRIVATE = N_("Send /notify on or /notify off to me in private.")
+"""/notify sent in a group."""
+REMINDERS_ARE_ON = N_("Turn reminders are on. /notify off stops them.")
+"""/notify alone, while the reminders are on."""
+REMINDERS_ARE_OFF = N_("Turn reminders are off. /notify on starts them.")
+"""/notify alone, while the reminders are off."""
+REMINDERS_ON = N_("I will remind you when your turn waits.")
+"""After /notify on."""
+REMINDERS_OFF = N_("No more turn reminders.")
+"""After /notify off."""
+
+# --------------------------------------------------------------------- /history and /hand
+
+HISTORY_IN_GROUP = N_("/history works in a group.")
+"""/history in private."""
+HISTORY_NO_ARGUMENTS = N_("/history takes no arguments.")
+"""/history with anything after it."""
+NO_HAND_YET = N_("No hand has been played here yet.")
+"""/history or /top where no hand was settled."""
+HAND_IN_GROUP = N_("/hand works in a group.")
+"""/hand in private."""
+HAND_USAGE = N_("Use /hand NUMBER, e.g. /hand 12 (numbers are in /history).")
+"""/hand without a number, or with something else."""
+NO_SUCH_HAND = N_("No hand #{id} was played in this chat.")
+"""/hand N where N is not a settled hand of this chat."""
+
+# --------------------------------------------------------------------- /balance and /daily
+
+BALANCE_IN_GROUP = N_("{name}: {balance}, {tables} at tables. /balance in private for the "
+                      "statement.")
+"""/balance in a group: one line (the statement is sent in private only)."""
+DAILY_NO_ARGUMENTS = N_("/daily takes no arguments.")
+"""/daily with anything after it."""
+NEXT_BONUS = N_("Your next bonus comes in {wait}.")
+"""/daily before a day has passed; {wait} is like "3 h 20 min"."""
+BONUS = N_("🎁 {name}: +{amount}. Balance: {balance}. Come back in 24 h.")
+"""/daily that paid the bonus."""
+
+# --------------------------------------------------------------------- /top and /stats
+
+TOP_USAGE = N_("Use /top, or /top all for every chat.")
+"""/top with anything but "all"."""
+TOP_IN_GROUP = N_("/top works in a group; /top all works anywhere.")
+"""/top in private."""
+STATS_USAGE = N_("Use /stats, or reply /stats to a player's message.")
+"""/stats with arguments."""
+STATS_NOT_THE_BOT = N_("Reply to a player's message, not the bot's.")
+"""/stats sent as a reply to the bot's own message."""
+NOT_PLAYED = N_("{name} has not played a hand here yet.")
+"""/stats for a player with no settled hand here (or anywhere, in private)."""
+EVERY_CHAT = N_("every chat")
+"""The place named in the title of the /stats chart when it counts every chat."""
+NET_CHIPS = N_("Net chips")
+"""The label of the /stats chart's line."""
+
+# --------------------------------------------------------------------- /settings
+
+SETTINGS_USAGE = N_("Use /settings NAME VALUE, e.g. /settings tie split.")
+"""/settings with one word, or more than two."""
+SETTINGS_SAVED = N_("Saved. The next hand deals with:")
+"""After /settings NAME VALUE; the rules lines follow."""
+SETTINGS_ONLY_ADMINS = N_("Only chat admins can change the settings.")
+"""A press on the /settings menu by someone who is not an admin (a popup)."""
+SETTING_SAVED = N_("Saved: {name} {value}.")
+"""A value chosen in the /settings menu (a short note over the chat)."""
+
+# --------------------------------------------------------------------- /nextgame
+
+NEXTGAME_IN_GROUP = N_("/nextgame works in a group.")
+"""/nextgame in private."""
+NEXTGAME_USAGE = N_("Use /nextgame, or /nextgame off.")
+"""/nextgame with anything but "off"."""
+NEXTGAME_OFF = N_("Fine: no word from me about the next table here.")
+"""After /nextgame off."""
+NEXTGAME_PRIVATE_FIRST = N_("Open a private chat with me first (press Start there), so I can "
+                            "write to you; then send /nextgame again.")
+"""/nextgame from someone the bot cannot write to privately yet."""
+NEXTGAME_ON = N_("{name}: I will tell you privately when the next table opens here (once). "
+                 "/nextgame off to cancel.")
+"""After /nextgame: the word will come once."""
+TABLE_OPENED = N_("🃏 A table has opened in {place}. Join it there.")
+"""In private, to those who sent /nextgame, when /newgame opened a table in {place}."""
+
+# --------------------------------------------------------------------- /practice
+
+HOW_MANY_COMPUTERS = N_("How many computer players do you want to play against?")
+"""/practice alone; buttons 1 to 5 follow."""
+PRACTICE_OPENED = N_("Practice against {names}. You play with {chips}: they are not your "
+                     "balance and never become it. The table closes when you leave, sit out or "
+                     "run out of chips, or on /endgame.")
+"""Before the first table message of a practice table."""
+PRACTICE_LEFT = N_("You left the practice table, so it is closed. Send /practice to play again.")
+"""A practice table closed by itself because its player left."""
+PRACTICE_SAT_OUT = N_("You sat out, so the practice table is closed. Send /practice to play "
+                      "again.")
+"""A practice table closed by itself because its player sat out."""
+PRACTICE_BROKE = N_("You have no practice chips left for the ante: the table is closed. Send "
+                    "/practice for new ones.")
+"""A practice table closed by itself because its player ran out of chips."""
