@@ -23,6 +23,8 @@ from pydantic import SecretStr
 from bot.app import build_application, rate_limiter
 from bot.handling import Services
 from bot.http import AiohttpRequest
+from bot.i18n import DEFAULT_LANGUAGE, Translations
+from bot.i18n.catalogs import LANGUAGES
 from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord
@@ -82,7 +84,8 @@ def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
 async def launch(
     *, port: int = 0, players: int = 4, db: Path | None = None, speed: float = 4.0,
     names: tuple[str, ...] = NAMES, robot_delay: float = 0.6,
-    seed_source: Callable[[], bytes] = new_seed, **settings: Any,
+    seed_source: Callable[[], bytes] = new_seed, language: str = DEFAULT_LANGUAGE,
+    **settings: Any,
 ) -> AsyncIterator[Running]:
     """Start everything; yield it running; stop it in reverse.
 
@@ -102,7 +105,7 @@ async def launch(
         await server.start()
         try:
             tg = Sandbox(server)
-            seats = [world.user(name) for name in names[:players]]
+            seats = [world.user(name, language_code=language) for name in names[:players]]
             group = world.group("Svara night", members=seats, admins=seats[:1])
             builder = (tg.app_builder().request(AiohttpRequest())
                        .get_updates_request(AiohttpRequest(pool_size=1))
@@ -120,7 +123,8 @@ async def launch(
                         return found if isinstance(found, Services) else None
 
                     robots = Robots(services, group, delay=robot_delay)
-                    site = Site(world, group, seats, robots)
+                    site = Site(world, group, seats, robots,
+                                Translations.load().get(language))
                     runner, got = await serve_site(site, HOST, port)
                     task = asyncio.create_task(robots.run())
                     try:
@@ -137,8 +141,9 @@ async def launch(
             await server.stop()
 
 
-async def serve(port: int, players: int, db: Path | None, speed: float) -> None:
-    async with launch(port=port, players=players, db=db, speed=speed) as running:
+async def serve(port: int, players: int, db: Path | None, speed: float, language: str) -> None:
+    async with launch(port=port, players=players, db=db, speed=speed,
+                      language=language) as running:
         print(f"The sandbox is ready: open {running.url} in a browser (Ctrl+C stops it).",
               flush=True)
         await asyncio.Event().wait()
@@ -158,6 +163,9 @@ def main(args: list[str]) -> int:
     parser.add_argument("--speed", type=float, default=4.0,
                         help="how much faster than Telegram the group's message pace runs "
                              "(default 4)")
+    parser.add_argument("--language", default=DEFAULT_LANGUAGE, choices=LANGUAGES,
+                        help="the language of the page and of the seats' Telegram "
+                             "(default en)")
     options = parser.parse_args(args)
     if not 2 <= options.players <= len(NAMES):
         parser.error(f"--players must be 2..{len(NAMES)}")
@@ -166,7 +174,8 @@ def main(args: list[str]) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(serve(options.port, options.players, options.db, options.speed))
+        asyncio.run(serve(options.port, options.players, options.db, options.speed,
+                          options.language))
     except KeyboardInterrupt:
         pass
     except OSError as err:

@@ -18,11 +18,13 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.i18n import Translations, Translator
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from bot.webui.robots import Robots
 from bot.webui.watch import WatchedWorld
+from bot.webui.words import page_words
 
 STATIC = ("index.html", "app.js", "style.css")
 _TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
@@ -63,7 +65,9 @@ class Site:
     """The web side of one sandbox: a group, its seats and their robots."""
 
     def __init__(self, world: WatchedWorld, group: ChatRecord, seats: list[Player],
-                 robots: Robots) -> None:
+                 robots: Robots, tr: Translator | None = None) -> None:
+        self.tr = tr or Translations.load().get(None)
+        self.words = page_words(self.tr)
         self.world = world
         self.group = group
         self.seats = {p.id: p for p in seats}
@@ -80,6 +84,8 @@ class Site:
     def state(self) -> dict[str, Any]:
         return {
             "revision": self.world.revision,
+            "language": self.tr.language,
+            "words": self.words,
             "bot": self.world.bot.first_name,
             "group": chat_json(self.group),
             "seats": [

@@ -59,11 +59,16 @@ async def test_a_hand_gets_its_points_and_rule_in_either_notation(bed: Bed) -> N
     assert len(bed.tg.transcript.of("answerInlineQuery")) == len(HANDS)
 
 
-@pytest.mark.parametrize("language", ["bg", None])
-async def test_any_language_gets_an_answer(bed: Bed, language: str | None) -> None:
+@pytest.mark.parametrize(("language", "title"), [
+    ("bg", "7♣ K♥ K♦: 31 точки"),
+    ("hi-IN", "7♣ K♥ K♦: 31 पॉइंट"),
+    ("de", "7♣ K♥ K♦: 31 points"),
+    (None, "7♣ K♥ K♦: 31 points"),
+])
+async def test_each_user_gets_his_language(bed: Bed, language: str | None, title: str) -> None:
     ana = bed.tg.world.user("Ana", language_code=language)
     (result,) = (await ask(bed, ana, "7c Kh Kd")).results
-    assert result.title == "7♣ K♥ K♦: 31 points"
+    assert result.title == title
 
 
 async def test_bad_input_gets_the_usage_line(bed: Bed) -> None:

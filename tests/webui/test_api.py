@@ -130,3 +130,22 @@ def _to_act(text: str) -> str:
     """The line of the table message that says whose turn it is ("" when none does)."""
     return next((line for line in text.splitlines() if " to act" in line
                  or ": blind or not?" in line), "")
+
+
+async def test_the_page_and_the_bot_speak_the_sandbox_language(tmp_path: Any) -> None:
+    async with launch(players=2, db=tmp_path / "bg.sqlite3", speed=20.0, robot_delay=0.05,
+                      language="bg") as running, aiohttp.ClientSession() as http:
+        page = Page(running, http)
+        state = await page.state()
+        assert state["language"] == "bg"
+        assert state["words"]["send"] == "Изпрати"
+        assert state["words"]["you_are"] == "{chat} — ти си {name}"
+        ana = running.seats[0].id
+        status, _ = await page.post("api/send", user=ana, chat=running.group.id,
+                                    text="/newgame")
+        assert status == 200
+        assert (await page.table())["text"].startswith("🃏 Свара: нова маса")
+    async with launch(players=2, db=tmp_path / "en.sqlite3", speed=20.0,
+                      robot_delay=0.05) as running, aiohttp.ClientSession() as http:
+        words = (await Page(running, http).state())["words"]
+        assert (words["send"], words["computer"]) == ("Send", "computer")

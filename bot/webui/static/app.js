@@ -103,7 +103,7 @@ function renderMessage(message, chatId) {
   if (message.edited) {
     const e = document.createElement("span");
     e.className = "edited";
-    e.textContent = "edited";
+    e.textContent = word("edited");
     bubble.append(e);
   }
   box.append(bubble);
@@ -154,7 +154,7 @@ function renderSeats() {
     pick.type = "button";
     pick.className = "seat-name";
     pick.textContent = seat.name;
-    pick.title = "Play this seat";
+    pick.title = word("play_seat");
     pick.addEventListener("click", () => chooseSeat(seat.id));
     const auto = document.createElement("label");
     const box = document.createElement("input");
@@ -162,20 +162,42 @@ function renderSeats() {
     box.checked = seat.auto;
     box.className = "auto";
     box.addEventListener("change", () => post("/api/auto", { user: seat.id, on: box.checked }));
-    auto.append(box, document.createTextNode(" computer"));
+    auto.append(box, document.createTextNode(" " + word("computer")));
     item.append(pick, auto);
     return item;
   }));
 }
 
+// The page's own words, in the language the sandbox was started with.
+function word(key, values) {
+  const text = (state.data && state.data.words && state.data.words[key]) || key;
+  return text.replace(/\{(\w+)\}/g, (all, name) =>
+    values && name in values ? String(values[name]) : all);
+}
+
+function translatePage() {
+  const words = state.data.words || {};
+  document.documentElement.lang = state.data.language || "en";
+  for (const el of document.querySelectorAll("[data-word]")) {
+    if (words[el.dataset.word]) el.textContent = words[el.dataset.word];
+  }
+  for (const attr of ["placeholder", "aria-label"]) {
+    for (const el of document.querySelectorAll("[data-word-" + attr + "]")) {
+      const text = words[el.getAttribute("data-word-" + attr)];
+      if (text) el.setAttribute(attr, text);
+    }
+  }
+}
+
 function render() {
   const data = state.data;
   if (!data) return;
+  translatePage();
   if (!seatOf(state.seat)) state.seat = data.seats[0].id;
   const seat = seatOf(state.seat);
   renderSeats();
-  $("group-title").textContent = data.group.title + " — you are " + seat.name;
-  $("private-title").textContent = data.bot + " — private chat with " + seat.name;
+  $("group-title").textContent = word("you_are", { chat: data.group.title, name: seat.name });
+  $("private-title").textContent = word("private_with", { bot: data.bot, name: seat.name });
   renderChat(data.group, $("group-messages"));
   renderChat(seat.chat, $("private-messages"));
   document.body.dataset.revision = String(data.revision);
