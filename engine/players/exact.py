@@ -162,12 +162,17 @@ def _classes(rules: ScoringRules) -> Iterator[tuple[int, int, int]]:
 
 @cache
 def stored() -> dict[int, list[list[int]]]:
-    """The counts kept for the default scoring, by canonical mask (none until the data
-    file has been written)."""
+    """The counts kept for the default scoring, by canonical mask (none without the data
+    file); each hand's list runs from no opponent to `stored_most`."""
     data = resources.files("engine.players").joinpath(DATA)
     if not data.is_file():
         return {}
     return {int(k): v for k, v in json.loads(data.read_text(encoding="utf-8"))["hands"].items()}
+
+
+def stored_most() -> int:
+    """The most opponents the kept counts cover (0: none kept)."""
+    return len(next(iter(stored().values()), [[1]])) - 1
 
 
 def stored_counts(indices: tuple[int, int, int], rules: ScoringRules) -> list[list[int]] | None:
@@ -177,19 +182,20 @@ def stored_counts(indices: tuple[int, int, int], rules: ScoringRules) -> list[li
     return stored().get(canonical(indices, rules))
 
 
-def _entry(hand: tuple[int, int, int]) -> tuple[str, list[list[int]]]:
-    return str(canonical(hand, DEFAULT_SCORING)), tie_counts(hand, DEFAULT_SCORING)
+def _entry(job: tuple[tuple[int, int, int], int]) -> tuple[str, list[list[int]]]:
+    hand, most = job
+    return str(canonical(hand, DEFAULT_SCORING)), tie_counts(hand, DEFAULT_SCORING, most)
 
 
-def build(jobs: int = 1) -> dict[str, object]:
+def build(most: int = MOST, jobs: int = 1) -> dict[str, object]:
     """The counts of every hand for the default scoring, in ``jobs`` processes."""
-    classes = list(_classes(DEFAULT_SCORING))
+    work = [(hand, most) for hand in _classes(DEFAULT_SCORING)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
-            entries = pool.map(_entry, classes, chunksize=4)
+            entries = pool.map(_entry, work, chunksize=4)
     else:
-        entries = [_entry(hand) for hand in classes]
-    return {"most": MOST, "hands": dict(sorted(entries, key=lambda e: int(e[0])))}
+        entries = [_entry(job) for job in work]
+    return {"most": most, "hands": dict(sorted(entries, key=lambda e: int(e[0])))}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -198,9 +204,11 @@ def main(argv: list[str] | None = None) -> None:
         description=f"Count the exact showdown odds of every hand into {DATA}.",
     )
     parser.add_argument("--out", default=str(resources.files("engine.players") / DATA))
+    parser.add_argument("--most", type=int, default=MOST, choices=range(1, MOST + 1),
+                        help=f"opponents to count up to ({MOST})")
     parser.add_argument("--jobs", type=int, default=1, help="processes to count in")
     args = parser.parse_args(argv)
-    data = build(args.jobs)
+    data = build(args.most, args.jobs)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(data, f, separators=(",", ":"))
         f.write("\n")

@@ -34,7 +34,7 @@ from itertools import combinations
 
 from engine.cards import CARDS, Card
 from engine.errors import BadCardText
-from engine.players.exact import MOST, stored_counts, tie_chances
+from engine.players.exact import stored_counts, stored_most, tie_chances
 from engine.scoring import DEFAULT_SCORING, ScoringRules, score_table
 
 TOP_SCORE = 34
@@ -170,7 +170,7 @@ def showdown_odds(
     table, indices = _counts(scoring), _indices(cards)
     # ties[k]: the chance that nobody so far scores more and exactly k of them score the same.
     ties = [1.0]
-    free = min(MOST, sum(1 for f in floors if f <= 0))
+    free = min(stored_most(), sum(1 for f in floors if f <= 0))
     counts = stored_counts(indices, scoring) if free > 1 else None
     if counts is not None:
         ties = tie_chances(counts, free)

@@ -7,11 +7,14 @@ from itertools import combinations
 
 import pytest
 
-from engine import ScoringRules, parse_hand
+from engine import CARDS, ScoringRules, parse_hand
 from engine.players.exact import (
     MOST,
     canonical,
     deals,
+    stored,
+    stored_counts,
+    stored_most,
     suit_swaps,
     tie_chances,
     tie_counts,
@@ -155,3 +158,52 @@ def test_suits_the_scoring_cannot_tell_apart() -> None:
     assert canonical(_indices("7♣ K♥ K♦"), RULES) != canonical(_indices("7♦ K♥ K♣"), RULES)
     assert canonical(_indices("7♠ K♥ K♦"), RULES) == canonical(_indices("7♦ K♥ K♠"), RULES)
     assert tie_counts(_indices("A♠ A♦ 7♥"), RULES, 2) == tie_counts(_indices("A♥ A♠ 7♦"), RULES, 2)
+
+
+KEPT = 3
+"""Opponents the data file in the repository counts up to."""
+
+
+def test_the_kept_counts_are_those_counted_again() -> None:
+    assert stored_most() == KEPT
+    # Hands of every strength, and a swap of suits of one.
+    for text in ("A♣ A♦ A♥", "7♣ A♥ A♦", "7♠ 8♣ 8♦", "10♦ 9♦ J♦", "7♣ 10♦ Q♥", "Q♣ Q♥ 9♦"):
+        indices = _indices(text)
+        assert stored_counts(indices, RULES) == tie_counts(indices, RULES, KEPT), text
+    assert stored_counts(_indices("10♠ 9♠ J♠"), RULES) == tie_counts(_indices("10♦ 9♦ J♦"),
+                                                                      RULES, KEPT)
+    assert set(stored()) == {canonical(h, RULES) for h in combinations(range(32), 3)}
+    assert stored_counts(_indices("A♣ A♦ A♥"), ScoringRules(chechak=False)) is None
+
+
+def test_every_kept_hand_falls_with_more_opponents() -> None:
+    for hand in combinations(range(32), 3):
+        counts = stored_counts(hand, RULES)
+        assert counts is not None
+        # One opponent: the same as the counts by inclusion and exclusion.
+        below, same = one_opponent(tuple(CARDS[i] for i in hand))
+        assert tie_chances(counts, 1) == [below, same], hand
+        wins, anys = [], []
+        for n in range(1, KEPT + 1):
+            chances = tie_chances(counts, n)
+            assert all(0.0 <= p <= 1.0 for p in chances) and sum(chances) <= 1.0 + 1e-12
+            wins.append(chances[0])
+            anys.append(sum(chances))
+        assert wins == sorted(wins, reverse=True), hand
+        assert anys == sorted(anys, reverse=True), hand
+
+
+def test_showdown_odds_are_exact_up_to_the_kept_opponents() -> None:
+    aces = parse_hand("A♣ A♦ A♥")
+    for n in range(1, KEPT + 1):
+        assert showdown_odds(aces, n).win == pytest.approx(1 - 4 * n / 3654, rel=1e-12)
+    # Beyond them, each further opponent is an independent draw.
+    assert showdown_odds(aces, KEPT + 1).win == pytest.approx(
+        (1 - 4 * KEPT / 3654) * (1 - 4 / 3654), rel=1e-12)
+    cards = parse_hand("K♥ 9♥ Q♣")
+    two = showdown_odds(cards, 2)
+    below, same = one_opponent(cards, floor=17)
+    mixed = showdown_odds(cards, [0, 17, 0])
+    assert mixed.win == pytest.approx(two.win * below, rel=1e-12)
+    assert mixed.win + mixed.tie == pytest.approx((two.win + two.tie) * (below + same),
+                                                  rel=1e-12)
