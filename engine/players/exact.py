@@ -15,12 +15,12 @@ that is still open matters only through what each completion from the cards not 
 passed would score, so open hands with the same completions are merged; that keeps the
 number of states in the tens of thousands.
 
-The counts of all 4960 hands for the default scoring are meant to be kept in
-``showdown.json`` (one entry per hand up to exchanging the suits ♦ ♥ ♠, which the scoring
-cannot tell apart, 1192 entries); ``python -m engine.players.exact --jobs 2`` writes it.
-Counting takes from a hundredth of a second (strong or weak hands) to several seconds (a
-hand of middle strength against five), an hour or more of processor time in all, so it
-is never done while playing: without the file `showdown_odds` uses its approximation.
+The counts of all 4960 hands for the default scoring are kept in ``showdown.json`` (one
+entry per hand up to exchanging the suits ♦ ♥ ♠, which the scoring cannot tell apart:
+1192 entries), against up to three opponents: ``python -m engine.players.exact --most 3
+--jobs 2`` writes it in a few minutes. Counting takes from a thousandth of a second
+(strong or weak hands) to a few seconds (a hand of middle strength against five), so it is
+never done while playing; ``--most 5`` takes an hour or more of processor time in all.
 """
 
 from __future__ import annotations
