@@ -16,10 +16,13 @@ The per-card and per-pair counts are built once per scoring rule set (one pass o
 An opponent may be known to hold a strong hand: ``floor`` restricts him to the hands
 scoring at least that many points, still exactly (the same counts, fewer of them).
 
-For several opponents the odds treat the opponents' hands as independent draws from
-those 29 cards, which they are not quite (two opponents cannot hold the same card). The
-error of that approximation against a seeded sampling of real deals is small (see
-docs/STRATEGY.md and the tests); it is deterministic and costs one product per opponent.
+For two to five opponents with no floor and the default scoring the odds are exact too:
+`engine.players.exact` counts the deals of disjoint hands once for every hand, and the
+counts are read from a data file. Otherwise, opponents beyond those counts (with a floor,
+a sixth and later one, or any under other scoring switches) are taken as independent
+draws from the 29 cards, which they are not quite (two opponents cannot hold the same
+card). The error of that approximation is small (see docs/STRATEGY.md and the tests); it
+is deterministic and costs one product per opponent.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from itertools import combinations
 
 from engine.cards import CARDS, Card
 from engine.errors import BadCardText
+from engine.players.exact import stored_counts, stored_most, tie_chances
 from engine.scoring import DEFAULT_SCORING, ScoringRules, score_table
 
 TOP_SCORE = 34
@@ -157,15 +161,21 @@ def showdown_odds(
     """The odds of ``cards`` against random opposing hands from the other 29 cards.
 
     ``opponents`` is their number, or one floor per opponent (see `one_opponent`).
-    Exact for one opponent; for more, each is counted as an independent draw.
+    Exact for one opponent, and for up to five with no floor under the default scoring;
+    the others are each counted as an independent draw.
     """
     floors = [0] * opponents if isinstance(opponents, int) else list(opponents)
     if not floors:
         return Odds(1.0, 0.0, 1.0)
     table, indices = _counts(scoring), _indices(cards)
-    by_floor = {f: _one(table, indices, f) for f in set(floors)}
     # ties[k]: the chance that nobody so far scores more and exactly k of them score the same.
     ties = [1.0]
+    free = min(stored_most(), sum(1 for f in floors if f <= 0))
+    counts = stored_counts(indices, scoring) if free > 1 else None
+    if counts is not None:
+        ties = tie_chances(counts, free)
+        floors = sorted(floors, reverse=True)[: len(floors) - free]
+    by_floor = {f: _one(table, indices, f) for f in set(floors)}
     for f in floors:
         below, same = by_floor[f]
         nxt = [0.0] * (len(ties) + 1)

@@ -8,7 +8,7 @@ import random
 from bot.practice import Practice, computer_due
 from bot.sandbox.players import Player
 from bot.store.practice import computer_of, wallet_of
-from engine import Phase
+from engine import Act, Action, Phase
 from tests.e2e.bed import Bed
 
 
@@ -206,3 +206,159 @@ async def test_a_computer_due_at_a_restart_moves_after_it(bed: Bed) -> None:
     assert await play_out(bed, ana, "Fold", "No blind", "Skip") == 1
     assert await timeouts(bed) == 0
     assert await bed.store.users.balance(ana.id) == 1000
+
+
+async def ledger(bed: Bed) -> list[tuple[object, ...]]:
+    """Every ledger row, all accounts."""
+    return [tuple(r) for r in await bed.store.db.fetchall("SELECT * FROM ledger ORDER BY id")]
+
+
+async def my_turn(bed: Bed, me: Player) -> int:
+    """Decline blinds and svaras until `me` is to bet; his seat."""
+    for _ in range(100):
+        await settle(bed)
+        hand = bed.live(me.dm).hand
+        assert hand is not None and not hand.is_over
+        seat = hand.seat_of(me.id)
+        assert seat is not None
+        if hand.to_act == seat and hand.phase is Phase.BETTING:
+            return seat
+        table = await bed.table_message(me.dm)
+        assert await bed.press(me, me.dm, pick(
+            [b for row in table.buttons for b in row], "No blind", "Skip")) is None
+    raise AssertionError("never my turn to bet")
+
+
+async def test_leave_at_a_practice_table_folds_and_closes_it_after_the_hand(bed: Bed) -> None:
+    (ana,) = bed.players("Ana")
+    practice(bed)
+    await ana.start_bot()
+    await bed.idle()
+    await ana.send(ana.dm, "/practice 2")
+    await settle(bed)
+    live = bed.live(ana.dm)
+    assert live.hand is not None and not live.hand.is_over
+    await ana.send(ana.dm, "/leave")
+    await settle(bed)
+    # The computers play the hand out without her; then the table closes, and says why.
+    assert bed.games.at(ana.dm.id, None) is None
+    assert bed.deals == 1
+    said = [m.text or "" for m in ana.inbox]
+    assert said[-2:] == [
+        "You left the practice table, so it is closed. Send /practice to play again.",
+        said[-1]] and said[-1].startswith("🏁 Svara: results after 1 hand"), said
+    assert live.message_id is not None
+    message = bed.tg.world.find_message(ana.dm, live.message_id)
+    assert message is not None and "The table was closed; every chip went back." in (
+        message.text or "")
+    closed = await bed.store.tables.get(live.id)
+    assert closed.status == "closed" and closed.practice
+    assert await timeouts(bed) == 0
+    # Her practice chips (990 after the ante, and what the hand gave or took) are back
+    # with the practice wallets; her balance never moved.
+    assert await bed.store.users.balance(ana.id) == 1000
+    assert await practice_rows(bed, ana) == [("grant", "starting chips", 1000)]
+    wallets = [await bed.store.users.balance(u) for u in
+               (wallet_of(ana.id), computer_of(ana.id, 1), computer_of(ana.id, 2))]
+    assert sum(wallets) == 3000
+    report = await bed.store.audit()
+    assert report.ok and report.practice_granted == 3000 and report.granted == 4000, report
+
+
+async def test_bet_at_a_practice_table(bed: Bed) -> None:
+    (ana,) = bed.players("Ana")
+    practice(bed)
+    await ana.start_bot()
+    await bed.idle()
+    await ana.send(ana.dm, "/practice 1")
+    seat = await my_turn(bed, ana)
+    live = bed.live(ana.dm)
+    hand = live.hand
+    assert hand is not None
+    before = len(hand.actions)
+    for text, answer in (("/bet fifty", "Give a whole number of chips, e.g. /bet 50."),
+                         ("/bet 0", "Give a whole number of chips, e.g. /bet 50."),
+                         ("/bet 5000", None)):
+        await ana.send(ana.dm, text)
+        await bed.idle()
+        if answer is not None:
+            assert ana.last_dm.text == answer, text
+        assert len(hand.actions) == before and hand.to_act == seat, text
+    practice(bed).delay = 3600.0  # the computer waits before it answers
+    await ana.send(ana.dm, "/bet 50")
+    await bed.idle()
+    assert hand.actions[before:] == [Action(Act.RAISE, seat, 50)]
+    assert hand.seats[seat].committed == 50 and hand.seats[seat].stack == 940  # ante 10
+    assert hand.to_act is not None and hand.to_act != seat
+    # Now the computer is to answer: her next /bet is refused and changes nothing.
+    await ana.send(ana.dm, "/bet 80")
+    await bed.idle()
+    assert ana.last_dm.text == "Not your turn."
+    assert len(hand.actions) == before + 1 and hand.seats[seat].stack == 940
+    assert await bed.store.users.balance(ana.id) == 1000
+
+
+async def test_back_at_a_practice_table_keeps_it_open(bed: Bed) -> None:
+    (ana,) = bed.players("Ana")
+    found = practice(bed)
+    await ana.start_bot()
+    await bed.idle()
+    await ana.send(ana.dm, "/practice 1")
+    await settle(bed)
+    await ana.send(ana.dm, "/back")
+    await bed.idle()
+    assert ana.last_dm.text == "You are playing."
+    # She lets the timer run out on her turn in two hands in a row: she sits out.
+    for _ in range(60):
+        found.delay = 0.0
+        await settle(bed)
+        live = bed.live(ana.dm)
+        hand = live.hand
+        mine = hand is not None and not hand.is_over and hand.phase is Phase.BETTING \
+            and hand.to_act == hand.seat_of(ana.id)
+        found.delay = 3600.0 if mine else 0.0  # the table does not close before she is back
+        await bed.ring(ana.dm)
+        if live.table.seat(ana.id).sitting_out:  # type: ignore[union-attr]
+            break
+    else:
+        raise AssertionError("she never sat out")
+    live = bed.live(ana.dm)
+    assert live.hand is None and live.status == "playing"
+    table = await bed.table_message(ana.dm)
+    assert "Ana: " in (table.text or "") and "away" in (table.text or "")
+    assert await bed.press(ana, ana.dm, "I'm back") is None
+    found.delay = 0.0
+    await settle(bed)
+    assert bed.live(ana.dm) is live
+    assert not live.table.seat(ana.id).sitting_out  # type: ignore[union-attr]
+    deals = bed.deals
+    await bed.ring(ana.dm)  # the next hand deals her in
+    assert bed.deals == deals + 1
+    hand = live.hand
+    assert hand is not None and hand.seat_of(ana.id) is not None
+    assert await bed.store.users.balance(ana.id) == 1000
+
+
+async def test_join_and_topup_at_a_practice_table_are_refused(bed: Bed) -> None:
+    (ana,) = bed.players("Ana")
+    practice(bed)
+    await ana.start_bot()
+    await bed.idle()
+    await ana.send(ana.dm, "/practice 2")
+    await settle(bed)
+    live = bed.live(ana.dm)
+    stacks = [(s.player, s.stack) for s in live.table.seats]
+    rows = await ledger(bed)
+    balance = await bed.store.users.balance(ana.id)
+    wallet = await bed.store.users.balance(wallet_of(ana.id))
+    for text in ("/join", "/topup", "/topup 100", "/join@svara_bot"):
+        await ana.send(ana.dm, text)
+        await bed.idle()
+        assert ana.last_dm.text == (
+            "At a practice table the chips come with the table: close it with /endgame and "
+            "send /practice for a new one."), text
+        assert await ledger(bed) == rows, text
+        assert [(s.player, s.stack) for s in live.table.seats] == stacks, text
+        assert await bed.store.users.balance(ana.id) == balance == 1000
+        assert await bed.store.users.balance(wallet_of(ana.id)) == wallet
+    assert bed.live(ana.dm) is live

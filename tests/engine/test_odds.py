@@ -1,4 +1,4 @@
-"""Showdown odds: exact against one opponent, close against several."""
+"""Showdown odds: exact against one opponent, close against several (see test_exact)."""
 
 from __future__ import annotations
 
@@ -87,12 +87,15 @@ def test_floor_restricts_the_opponent_exactly() -> None:
 
 
 def test_several_opponents_combine_one_by_one() -> None:
-    cards = parse_hand("A♠ A♦ 10♣")
-    below, same = one_opponent(cards)
-    two = showdown_odds(cards, 2)
+    # Beyond the exact counts (here: other scoring switches, or opponents with a floor)
+    # each opponent is an independent draw.
+    cards, rules = parse_hand("A♠ A♦ 10♣"), ScoringRules(two_sevens=False)
+    below, same = one_opponent(cards, rules)
+    two = showdown_odds(cards, 2, rules)
     assert two.win == pytest.approx(below**2)
     assert two.tie == pytest.approx((below + same) ** 2 - below**2)
     assert two.equity == pytest.approx(below**2 + below * same + same**2 / 3)
+    below, same = one_opponent(cards)
     strong_below, strong_same = one_opponent(cards, floor=20)
     mixed = showdown_odds(cards, [0, 20])
     assert mixed.win == pytest.approx(below * strong_below)
