@@ -12,6 +12,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SVARA_DATABASE=/data/svara.sqlite3 \
     PATH=/opt/svara/bin:$PATH
 
+# Charts write Hindi labels and names in Devanagari, which matplotlib's own font lacks.
+RUN (command -v apt-get >/dev/null && apt-get update -qq \
+        && apt-get install -y -qq --no-install-recommends fonts-lohit-deva \
+        && rm -rf /var/lib/apt/lists/*) || echo "no Devanagari font: Hindi chart labels show as boxes"
+
 # Installed as the README says, into its own virtual environment.
 COPY pyproject.toml README.md /src/
 COPY bot /src/bot

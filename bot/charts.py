@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+from pathlib import Path
 
 import matplotlib
 
@@ -11,6 +12,28 @@ matplotlib.use("Agg")
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
+from matplotlib import font_manager
+
+BASE_FAMILY = "DejaVu Sans"
+FALLBACK_FAMILIES = ("Lohit Devanagari", "Noto Sans Devanagari")
+"""Fonts for what DejaVu Sans cannot write (Hindi's Devanagari, in labels and names),
+used when installed (the container installs Debian's ``fonts-lohit-deva``)."""
+
+
+def _families() -> list[str]:
+    """DejaVu Sans, then each installed fallback; fonts installed after matplotlib cached
+    its list are found on the disk."""
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    if not known.intersection(FALLBACK_FAMILIES):
+        for path in font_manager.findSystemFonts():
+            name = Path(path).name.lower()
+            if "devanagari" in name:
+                font_manager.fontManager.addfont(path)
+        known = {f.name for f in font_manager.fontManager.ttflist}
+    return [BASE_FAMILY, *(f for f in FALLBACK_FAMILIES if f in known)]
+
+
+matplotlib.rcParams["font.family"] = _families()
 
 WIDTH_IN, HEIGHT_IN, DPI = 8.0, 5.0, 120
 """960 x 600 pixels: sharp on a phone, a few dozen kilobytes."""
