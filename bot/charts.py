@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 BASE_FAMILY = "DejaVu Sans"
 FALLBACK_FAMILIES = ("Lohit Devanagari", "Noto Sans Devanagari")
@@ -39,41 +41,50 @@ WIDTH_IN, HEIGHT_IN, DPI = 8.0, 5.0, 120
 """960 x 600 pixels: sharp on a phone, a few dozen kilobytes."""
 
 
-def chips_chart(series: list[tuple[int, int]], name: str, place: str, label: str) -> bytes:
-    """One clear line of a player's running net per hand, dates on the x axis."""
-    times = [mdates.date2num(dt.datetime.fromtimestamp(at, dt.UTC))  # type: ignore[no-untyped-call]
-             for at, _ in series]
-    values = [v for _, v in series]
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI)
-    try:
-        ax.plot(times, values, color="#1f77b4", linewidth=3, marker="o" if len(values) < 30
-                else None, markersize=6)
-        ax.axhline(0, color="#888888", linewidth=1)
-        ax.set_title(f"{name} · {place}", fontsize=20, pad=12)
-        ax.set_ylabel(label, fontsize=16)
-        ax.tick_params(labelsize=13)
-        ax.grid(True, alpha=0.3)
-        ax.xaxis.set_major_formatter(mdates.DateFormatter("%d %b"))  # type: ignore[no-untyped-call]
-        ax.xaxis.set_major_locator(mdates.AutoDateLocator(maxticks=6))  # type: ignore[no-untyped-call]
-        fig.tight_layout()
-        out = io.BytesIO()
-        fig.savefig(out, format="png", dpi=DPI)
-        return out.getvalue()
-    finally:
-        plt.close(fig)
-
-
-GROUP_HEIGHT_IN = 6.5
-"""960 x 780 pixels: room for the legend under the lines."""
-
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#17becf")
 """One clearly different colour per line (at most eight lines are drawn)."""
+GROUP_HEIGHT_IN = 6.5
+"""960 x 780 pixels: room for the legend under the lines."""
 
 
 def _literal(text: str) -> str:
     """Text shown as typed: matplotlib reads a pair of ``$`` as a formula."""
     return text.replace("$", r"\$")
+
+
+def _line(ax: Axes, series: list[tuple[int, int]], colour: str, name: str | None = None) -> None:
+    """A running net over time: one thick line, dots while there are few points."""
+    times = [mdates.date2num(dt.datetime.fromtimestamp(at, dt.UTC))  # type: ignore[no-untyped-call]
+             for at, _ in series]
+    ax.plot(times, [v for _, v in series], color=colour, linewidth=3,
+            marker="o" if len(series) < 30 else None, markersize=6,
+            label=None if name is None else _literal(name))
+
+
+def _png(fig: Figure, ax: Axes, title: str, label: str) -> bytes:
+    """The zero line, large type, dates below; the figure as PNG bytes."""
+    ax.axhline(0, color="#888888", linewidth=1)
+    ax.set_title(_literal(title), fontsize=20, pad=12)
+    ax.set_ylabel(label, fontsize=16)
+    ax.tick_params(labelsize=13)
+    ax.grid(True, alpha=0.3)
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%d %b"))  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_locator(mdates.AutoDateLocator(maxticks=6))  # type: ignore[no-untyped-call]
+    fig.tight_layout()
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=DPI)
+    return out.getvalue()
+
+
+def chips_chart(series: list[tuple[int, int]], name: str, place: str, label: str) -> bytes:
+    """One clear line of a player's running net per hand, dates on the x axis."""
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI)
+    try:
+        _line(ax, series, COLOURS[0])
+        return _png(fig, ax, f"{name} · {place}", label)
+    finally:
+        plt.close(fig)
 
 
 def group_chart(lines: list[tuple[str, list[tuple[int, int]]]], place: str,
@@ -83,23 +94,9 @@ def group_chart(lines: list[tuple[str, list[tuple[int, int]]]], place: str,
     fig, ax = plt.subplots(figsize=(WIDTH_IN, GROUP_HEIGHT_IN), dpi=DPI)
     try:
         for (name, series), colour in zip(lines, COLOURS, strict=False):
-            times = [mdates.date2num(dt.datetime.fromtimestamp(at, dt.UTC))  # type: ignore[no-untyped-call]
-                     for at, _ in series]
-            ax.plot(times, [v for _, v in series], color=colour, linewidth=3,
-                    marker="o" if len(series) < 30 else None, markersize=6,
-                    label=_literal(name))
-        ax.axhline(0, color="#888888", linewidth=1)
-        ax.set_title(_literal(place), fontsize=20, pad=12)
-        ax.set_ylabel(label, fontsize=16)
-        ax.tick_params(labelsize=13)
-        ax.grid(True, alpha=0.3)
-        ax.xaxis.set_major_formatter(mdates.DateFormatter("%d %b"))  # type: ignore[no-untyped-call]
-        ax.xaxis.set_major_locator(mdates.AutoDateLocator(maxticks=6))  # type: ignore[no-untyped-call]
+            _line(ax, series, colour, name)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=min(4, len(lines)),
                   fontsize=14, frameon=False)
-        fig.tight_layout()
-        out = io.BytesIO()
-        fig.savefig(out, format="png", dpi=DPI)
-        return out.getvalue()
+        return _png(fig, ax, place, label)
     finally:
         plt.close(fig)

@@ -9,29 +9,12 @@ from telegram import Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 
-from bot import errors
+from bot import errors, replies
 from bot.handling import Context, command_parts, is_admin, popup, refuse_press, reply, run_command
 from bot.i18n import Translator
 from bot.i18n.catalogs import LANGUAGES, native_name
-from bot.languages import (
-    ONLY_ADMINS,
-    SAVED_GROUP,
-    SAVED_PRIVATE,
-    USAGE,
-    BadLanguage,
-    keyboard,
-    menu_text,
-    parse_choice,
-)
+from bot.languages import BadLanguage, keyboard, menu_text, parse_choice
 from bot.pacing import URGENT
-
-
-class OnlyAdmins(errors.BotError):
-    msgid = ONLY_ADMINS
-
-
-class UnknownLanguage(errors.BotError):
-    msgid = USAGE
 
 
 def _private(message: Message) -> bool:
@@ -48,12 +31,12 @@ async def on_language(update: Update, context: Context) -> None:
         args = context.args or []
         private = _private(message)
         if len(args) > 1:
-            raise UnknownLanguage(codes=", ".join(LANGUAGES))
+            raise errors.UnknownLanguage(codes=", ".join(LANGUAGES))
         if args:
             try:
                 choice = parse_choice(args[0], private=private)
             except BadLanguage:
-                raise UnknownLanguage(codes=", ".join(LANGUAGES)) from None
+                raise errors.UnknownLanguage(codes=", ".join(LANGUAGES)) from None
             await reply(context, message, await _choose(context, message, user, choice))
             return
         languages = context.services.languages
@@ -72,15 +55,15 @@ async def _choose(context: Context, message: Message, user: User, choice: str | 
         await services.languages.choose_for_user(user.id, choice)
         tr = services.languages.for_user(user)
         await services.games.speak(message.chat_id, tr.language)
-        return tr.format(SAVED_PRIVATE, language=native_name(tr.language))
+        return tr.format(replies.USER_LANGUAGE_SAVED, language=native_name(tr.language))
     if choice is None:  # "as in Telegram" is offered in private only
         raise errors.Expired()
     if not await is_admin(context, message.chat_id, user.id):
-        raise OnlyAdmins()
+        raise errors.LanguageOnlyAdmins()
     await services.languages.choose_for_chat(message.chat_id, choice)
     await services.games.speak(message.chat_id, choice)
     tr = services.translations.get(choice)
-    return tr.format(SAVED_GROUP, language=native_name(choice))
+    return tr.format(replies.GROUP_LANGUAGE_SAVED, language=native_name(choice))
 
 
 async def on_language_press(update: Update, context: Context) -> None:

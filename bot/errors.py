@@ -248,3 +248,11 @@ class BadSetting(BotError):
         if self.why is not None:
             values["why"] = str(tr.gettext(self.why))
         return tr.format(self.message, **values)
+
+
+class LanguageOnlyAdmins(BotError):
+    msgid = N_("Only the group's admins can change its language.")
+
+
+class UnknownLanguage(BotError):
+    msgid = N_("Choose with the buttons, or type /language and a code: {codes}.")

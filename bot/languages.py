@@ -26,7 +26,8 @@ from typing import Final
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
 
-from bot.i18n import N_, Translations, Translator, normalize_language
+from bot import replies
+from bot.i18n import Translations, Translator, normalize_language
 from bot.i18n.catalogs import LANGUAGES, native_name
 from bot.store import Store
 
@@ -35,16 +36,6 @@ PATTERN: Final = "^" + re.escape(PREFIX)
 AUTO: Final = "auto"
 """The private menu's "as Telegram says" choice."""
 PER_ROW: Final = 2
-
-CHOOSE_GROUP = N_("Language of this group: <b>{language}</b>. Admins can change it:")
-CHOOSE_PRIVATE = N_("Your language: <b>{language}</b>. It is used in private messages, "
-                    "popups and reminders; groups keep their own.")
-AUTO_LABEL = N_("As in Telegram")
-SAVED_GROUP = N_("This group now reads {language}.")
-SAVED_PRIVATE = N_("I will write to you in {language}.")
-ONLY_ADMINS = N_("Only the group's admins can change its language.")
-USAGE = N_("Choose with the buttons, or type /language and a code: {codes}.")
-
 
 class BadLanguage(ValueError):
     """Callback data or an argument that names no language the bot speaks."""
@@ -70,12 +61,12 @@ def keyboard(current: str | None, tr: Translator, *, private: bool) -> InlineKey
     rows = [buttons[i:i + PER_ROW] for i in range(0, len(buttons), PER_ROW)]
     if private:
         rows.append([InlineKeyboardButton(("✓ " if current is None else "") + tr.gettext(
-            AUTO_LABEL), callback_data=PREFIX + AUTO)])
+            replies.LANGUAGE_AS_TELEGRAM), callback_data=PREFIX + AUTO)])
     return InlineKeyboardMarkup(rows)
 
 
 def menu_text(tr: Translator, language: str, *, private: bool) -> str:
-    return tr.format(CHOOSE_PRIVATE if private else CHOOSE_GROUP,
+    return tr.format(replies.LANGUAGE_OF_USER if private else replies.LANGUAGE_OF_GROUP,
                      language=native_name(language))
 
 

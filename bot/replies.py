@@ -121,3 +121,17 @@ PRACTICE_SAT_OUT = N_("You sat out, so the practice table is closed. Send /pract
 PRACTICE_BROKE = N_("You have no practice chips left for the ante: the table is closed. Send "
                     "/practice for new ones.")
 """A practice table closed by itself because its player ran out of chips."""
+
+# --------------------------------------------------------------------- /language
+
+LANGUAGE_OF_GROUP = N_("Language of this group: <b>{language}</b>. Admins can change it:")
+"""/language in a group; a button per language follows."""
+LANGUAGE_OF_USER = N_("Your language: <b>{language}</b>. It is used in private messages, "
+                      "popups and reminders; groups keep their own.")
+"""/language in private; a button per language and "As in Telegram" follow."""
+LANGUAGE_AS_TELEGRAM = N_("As in Telegram")
+"""The private menu's button back to the Telegram app's language."""
+GROUP_LANGUAGE_SAVED = N_("This group now reads {language}.")
+"""A group's language chosen (written in that language)."""
+USER_LANGUAGE_SAVED = N_("I will write to you in {language}.")
+"""A user's own language chosen (written in that language)."""

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from babel.messages.catalog import Message
 
-from bot import choose_language, errors
+from bot import errors
 from bot.callback_data import Press
 from bot.i18n import LOCALES_DIR, Translations, Translator, read_catalog
 from bot.i18n.catalogs import LANGUAGES, TEMPLATE_NAME, catalogues, problems
@@ -115,7 +115,7 @@ def _refusals() -> Iterator[type[errors.BotError]]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_refusal_fits_in_a_popup(language: str) -> None:
     tr = TRANSLATIONS.get(language)
-    assert choose_language.OnlyAdmins in set(_refusals())
+    assert errors.LanguageOnlyAdmins in set(_refusals())
     for kind in _refusals():
         text = tr.format(kind.msgid, **_values(kind.msgid, "x" * 64)) if "{" in kind.msgid \
             else tr.gettext(kind.msgid)
