@@ -141,6 +141,7 @@ class Live:
             autostart_seconds=math.ceil(self.wait.seconds)
             if self.wait is not None and self.wait.kind is WaitKind.AUTOSTART else None,
             closing=self.closing,
+            private=self.chat_id > 0,  # private chats have positive ids, groups negative
             deadline=None if wait is None and (self.wait is None
                                                or self.wait.kind is not WaitKind.AUTOSTART)
             else self.deadline,

@@ -93,6 +93,8 @@ class TableView:
     time: unlike a number of seconds, it stays true however late the screen arrives."""
     zone: tzinfo | None = None
     """The time zone of that clock time (None: the server's own)."""
+    private: bool = False
+    """A practice table in a private chat: a new one is opened with /practice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,8 @@ def _closed(view: TableView, tr: Translator) -> Screen:
         lines += ["", *_outcome_lines(view, tr, view.outcome)]
     if view.note:
         lines += ["", tr.gettext(view.note)]
-    lines += ["", tr.gettext("Start a new one with /newgame.")]
+    lines += ["", tr.gettext("Start a new one with /practice.") if view.private
+              else tr.gettext("Start a new one with /newgame.")]
     return Screen("\n".join(lines))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import random
 
@@ -97,3 +98,11 @@ def test_the_group_never_sees_cards_before_the_showdown_but_the_player_does() ->
     openings = [f"{p}|{c}|{salt}" for p, c, salt in hand.openings(0)]
     assert len(openings) == 3 and all(o in private for o in openings)
     assert not any(f"|{c.ascii}|" in private for c in hand.cards(1))
+
+
+def test_a_closed_table_points_to_where_a_new_one_opens() -> None:
+    names = {1: "Ana", 2: "Boris"}
+    group = render_table(view_of(None, names, TableStatus.CLOSED), TR)
+    assert group.text.endswith("Start a new one with /newgame."), group.text
+    practice = dataclasses.replace(view_of(None, names, TableStatus.CLOSED), private=True)
+    assert render_table(practice, TR).text.endswith("Start a new one with /practice.")

@@ -250,6 +250,7 @@ async def test_leave_at_a_practice_table_folds_and_closes_it_after_the_hand(bed:
     closing = [m for m in ana.inbox
               if "The table was closed; every chip went back." in (m.text or "")]
     assert len(closing) == 1 and (closing[0].text or "").startswith("🃏"), said
+    assert (closing[0].text or "").endswith("Start a new one with /practice."), closing[0].text
     closed = await bed.store.tables.get(live.id)
     assert closed.status == "closed" and closed.practice
     assert await timeouts(bed) == 0
