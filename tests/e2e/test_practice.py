@@ -81,12 +81,7 @@ async def practice_rows(bed: Bed, me: Player) -> list[tuple[str, str, int]]:
 
 
 async def test_a_whole_practice_table_leaves_the_real_balance_alone(bed: Bed) -> None:
-    (ana,) = bed.players("Ana")
-    practice(bed)
-    await ana.start_bot()
-    await bed.idle()
-    await ana.send(ana.dm, "/practice 2")
-    await settle(bed)
+    ana = await practising(bed, "/practice 2")
     intro = next(m.text or "" for m in ana.inbox if (m.text or "").startswith("Practice against"))
     assert "Bot Ana (normal), Bot Boris (cautious)" in intro and "1,000 practice chips" in intro
     live = bed.live(ana.dm)
@@ -103,15 +98,21 @@ async def test_a_whole_practice_table_leaves_the_real_balance_alone(bed: Bed) ->
     closed = (await bed.store.tables.get(live.id))
     assert closed.status == "closed" and closed.practice
     # Every practice chip went back to the practice wallets; none to Ana's balance.
+    await assert_practice_chips_home(bed, ana)
+    await ana.send(ana.dm, "/balance")
+    await bed.idle()
+    assert "Balance: 1000" in (ana.last_dm.text or "").splitlines()
+    assert "At table" not in (ana.last_dm.text or "")
+
+
+async def assert_practice_chips_home(bed: Bed, ana: Player) -> None:
+    """A closed practice table of Ana against two computers: her balance never moved, the
+    3,000 practice chips are all back in the practice wallets, and the audit agrees."""
     assert await bed.store.users.balance(ana.id) == 1000
     assert await practice_rows(bed, ana) == [("grant", "starting chips", 1000)]
     wallets = [await bed.store.users.balance(u) for u in
                (wallet_of(ana.id), computer_of(ana.id, 1), computer_of(ana.id, 2))]
     assert sum(wallets) == 3000
-    await ana.send(ana.dm, "/balance")
-    await bed.idle()
-    assert "Balance: 1000" in (ana.last_dm.text or "").splitlines()
-    assert "At table" not in (ana.last_dm.text or "")
     report = await bed.store.audit()
     assert report.ok and report.practice_granted == 3000 and report.granted == 4000, report
 
@@ -167,12 +168,7 @@ async def test_a_count_out_of_range_is_answered_with_the_range(bed: Bed) -> None
 
 
 async def test_a_second_practice_while_one_runs_is_answered(bed: Bed) -> None:
-    (ana,) = bed.players("Ana")
-    practice(bed)
-    await ana.start_bot()
-    await bed.idle()
-    await ana.send(ana.dm, "/practice 1")
-    await settle(bed)
+    ana = await practising(bed, "/practice 1")
     first = bed.live(ana.dm)
     await ana.send(ana.dm, "/practice 2")
     await bed.idle()
@@ -208,6 +204,17 @@ async def test_a_computer_due_at_a_restart_moves_after_it(bed: Bed) -> None:
     assert await bed.store.users.balance(ana.id) == 1000
 
 
+
+async def practising(bed: Bed, command: str) -> Player:
+    """Ana opens the bot and a practice table with `command`; the table settles."""
+    (ana,) = bed.players("Ana")
+    practice(bed)
+    await ana.start_bot()
+    await bed.idle()
+    await ana.send(ana.dm, command)
+    await settle(bed)
+    return ana
+
 async def ledger(bed: Bed) -> list[tuple[object, ...]]:
     """Every ledger row, all accounts."""
     return [tuple(r) for r in await bed.store.db.fetchall("SELECT * FROM ledger ORDER BY id")]
@@ -230,12 +237,7 @@ async def my_turn(bed: Bed, me: Player) -> int:
 
 
 async def test_leave_at_a_practice_table_folds_and_closes_it_after_the_hand(bed: Bed) -> None:
-    (ana,) = bed.players("Ana")
-    practice(bed)
-    await ana.start_bot()
-    await bed.idle()
-    await ana.send(ana.dm, "/practice 2")
-    await settle(bed)
+    ana = await practising(bed, "/practice 2")
     live = bed.live(ana.dm)
     assert live.hand is not None and not live.hand.is_over
     await ana.send(ana.dm, "/leave")
@@ -256,13 +258,7 @@ async def test_leave_at_a_practice_table_folds_and_closes_it_after_the_hand(bed:
     assert await timeouts(bed) == 0
     # Her practice chips (990 after the ante, and what the hand gave or took) are back
     # with the practice wallets; her balance never moved.
-    assert await bed.store.users.balance(ana.id) == 1000
-    assert await practice_rows(bed, ana) == [("grant", "starting chips", 1000)]
-    wallets = [await bed.store.users.balance(u) for u in
-               (wallet_of(ana.id), computer_of(ana.id, 1), computer_of(ana.id, 2))]
-    assert sum(wallets) == 3000
-    report = await bed.store.audit()
-    assert report.ok and report.practice_granted == 3000 and report.granted == 4000, report
+    await assert_practice_chips_home(bed, ana)
 
 
 async def test_bet_at_a_practice_table(bed: Bed) -> None:
@@ -340,12 +336,7 @@ async def test_back_at_a_practice_table_keeps_it_open(bed: Bed) -> None:
 
 
 async def test_join_and_topup_at_a_practice_table_are_refused(bed: Bed) -> None:
-    (ana,) = bed.players("Ana")
-    practice(bed)
-    await ana.start_bot()
-    await bed.idle()
-    await ana.send(ana.dm, "/practice 2")
-    await settle(bed)
+    ana = await practising(bed, "/practice 2")
     live = bed.live(ana.dm)
     stacks = [(s.player, s.stack) for s in live.table.seats]
     rows = await ledger(bed)

@@ -5,15 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store import Store
-from bot.store.migrations import migrate
-from tests.store.test_migrations import NOW, V5_ROWS, _open
+from tests.store.test_migrations import NOW, write_version_5
 
 
 async def test_chat_nets_run_from_the_window_start_per_player(db_path: Path) -> None:
-    async with _open(db_path) as conn:
-        await migrate(conn, path=str(db_path), target=5)
-        for sql in V5_ROWS:
-            await conn.execute(sql)
+    await write_version_5(db_path)
     store = await Store.open(db_path)
     try:
         history = store.history

@@ -173,12 +173,17 @@ V5_ROWS = [
 ]
 
 
-async def test_migration_6_fills_in_the_results_of_hands_settled_before_it(
-        db_path: Path) -> None:
+async def write_version_5(db_path: Path) -> None:
+    """A database at schema version 5 holding the hands of `V5_ROWS`."""
     async with _open(db_path) as conn:
         await migrate(conn, path=str(db_path), target=5)
         for sql in V5_ROWS:
             await conn.execute(sql)
+
+
+async def test_migration_6_fills_in_the_results_of_hands_settled_before_it(
+        db_path: Path) -> None:
+    await write_version_5(db_path)
 
     store = await Store.open(db_path)
     try:
