@@ -17,7 +17,7 @@ number of states in the tens of thousands.
 
 The counts of all 4960 hands for the default scoring are kept in ``showdown.json`` (one
 entry per hand up to exchanging the suits ♦ ♥ ♠, which the scoring cannot tell apart:
-1192 entries), against up to three opponents: ``python -m engine.players.exact --most 3
+1192 entries), against up to three opponents: ``python -m engine.players.count --most 3
 --jobs 2`` writes it in a few minutes. Counting takes from a thousandth of a second
 (strong or weak hands) to a few seconds (a hand of middle strength against five), so it is
 never done while playing; ``--most 5`` takes an hour or more of processor time in all.
@@ -25,10 +25,8 @@ never done while playing; ``--most 5`` takes an hour or more of processor time i
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import multiprocessing
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -151,7 +149,8 @@ def canonical(indices: tuple[int, int, int], rules: ScoringRules) -> int:
     )
 
 
-def _classes(rules: ScoringRules) -> Iterator[tuple[int, int, int]]:
+def hand_classes(rules: ScoringRules) -> Iterator[tuple[int, int, int]]:
+    """One hand of each class the scoring cannot tell apart (suits it treats alike)."""
     seen: set[int] = set()
     for hand in combinations(range(32), 3):
         key = canonical(hand, rules)
@@ -180,39 +179,3 @@ def stored_counts(indices: tuple[int, int, int], rules: ScoringRules) -> list[li
     if rules != DEFAULT_SCORING:
         return None
     return stored().get(canonical(indices, rules))
-
-
-def _entry(job: tuple[tuple[int, int, int], int]) -> tuple[str, list[list[int]]]:
-    hand, most = job
-    return str(canonical(hand, DEFAULT_SCORING)), tie_counts(hand, DEFAULT_SCORING, most)
-
-
-def build(most: int = MOST, jobs: int = 1) -> dict[str, object]:
-    """The counts of every hand for the default scoring, in ``jobs`` processes."""
-    work = [(hand, most) for hand in _classes(DEFAULT_SCORING)]
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            entries = pool.map(_entry, work, chunksize=4)
-    else:
-        entries = [_entry(job) for job in work]
-    return {"most": most, "hands": dict(sorted(entries, key=lambda e: int(e[0])))}
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m engine.players.exact",
-        description=f"Count the exact showdown odds of every hand into {DATA}.",
-    )
-    parser.add_argument("--out", default=str(resources.files("engine.players") / DATA))
-    parser.add_argument("--most", type=int, default=MOST, choices=range(1, MOST + 1),
-                        help=f"opponents to count up to ({MOST})")
-    parser.add_argument("--jobs", type=int, default=1, help="processes to count in")
-    args = parser.parse_args(argv)
-    data = build(args.most, args.jobs)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(data, f, separators=(",", ":"))
-        f.write("\n")
-
-
-if __name__ == "__main__":
-    main()
