@@ -155,6 +155,14 @@ def _seat(driver: Any, name: str) -> None:
     _until(driver, pick)
 
 
+def _synced(bg: Background, running: Running, driver: Any) -> None:
+    """Wait until the bot is idle and the page has drawn the stand-in's latest state."""
+    bg.call(running.idle())
+    revision = running.site.world.revision
+    _until(driver, lambda d: int(d.find_element(By.TAG_NAME, "body")
+                                 .get_attribute("data-revision") or -1) >= revision)
+
+
 def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
                             tmp_path: Path) -> None:
     bg, running = sandbox
@@ -171,7 +179,7 @@ def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
     _click(driver, "Start")
 
     for _ in range(40):
-        bg.call(running.idle())
+        _synced(bg, running, driver)
         lines = _until(driver, lambda d: _table(d).find_element(By.CSS_SELECTOR, ".text")
                        .text.splitlines())
         if " is over" in lines[0]:
@@ -188,7 +196,7 @@ def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
 
     # The page shows exactly what the stand-in holds for the table message, and what
     # the bot last wrote into it.
-    bg.call(running.idle())
+    _synced(bg, running, driver)
     driver.refresh()
     _until(driver, lambda d: " is over" in _table(d).text)
 
