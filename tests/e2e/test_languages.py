@@ -161,3 +161,16 @@ async def test_language_refusals_change_nothing(bed: Bed) -> None:
     forged = await (await ivan.press_data(group.last_bot_message, "l1:xx")).answer()
     assert forged.show_alert
     assert (await bed.table_message(group)).text == screen
+
+
+async def test_the_command_menu_is_registered_in_every_language(bed: Bed) -> None:
+    menus = {key: {c["command"]: c["description"] for c in commands}
+             for key, commands in bed.tg.world.commands.items()}
+    assert sorted(menus) == sorted(
+        f'[{{"type": "default"}}, "{code}"]' for code in ("", "bg", "cs", "id", "hi", "zu"))
+    english, bulgarian = menus['[{"type": "default"}, ""]'], menus['[{"type": "default"}, "bg"]']
+    assert english["newgame"] == "Open a Svara table in this chat"
+    assert bulgarian["newgame"] == "Отвори маса за Свара в този чат"
+    for menu in menus.values():
+        assert list(menu) == list(english)  # the same commands, in the same order
+        assert all(0 < len(text) <= 256 for text in menu.values())
