@@ -20,6 +20,7 @@ The menu is one message edited in place; its callback data::
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Final
 
@@ -29,7 +30,7 @@ from telegram.constants import ChatType
 from bot import replies
 from bot.i18n import Translations, Translator, normalize_language
 from bot.i18n.catalogs import LANGUAGES, native_name
-from bot.store import Store
+from bot.store import Store, StoreError
 
 PREFIX: Final = "l1:"
 PATTERN: Final = "^" + re.escape(PREFIX)
@@ -82,7 +83,14 @@ class Languages:
     # -- reading -------------------------------------------------------------------------
 
     async def learn(self, update: Update) -> None:
-        """Read what the store knows of this update's chat and user, once each."""
+        """Read what the store knows of this update's chat and user, once each.
+
+        When the store cannot be read, this update reads the client's language and the
+        next one tries again (the handler itself answers that storage failed)."""
+        with contextlib.suppress(StoreError):
+            await self._learn(update)
+
+    async def _learn(self, update: Update) -> None:
         user, chat = update.effective_user, update.effective_chat
         if update.inline_query is not None:
             return  # every keystroke is an update: no reads for them
