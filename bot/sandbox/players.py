@@ -44,14 +44,17 @@ class Press:
     # A plain timeout argument reads best in tests: `await press.answer(timeout=1)`.
     async def answer(self, timeout: float = 2.0) -> CallbackAnswer:  # noqa: ASYNC109
         """Wait for answerCallbackQuery and return what it said."""
-        try:
-            await asyncio.wait_for(self.query.answered.wait(), timeout)
-        except TimeoutError:
-            raise SandboxError(
-                f"the bot did not answer the press of {self.data!r} within {timeout}s"
-            ) from None
+        await _answered(self.query.answered, f"the press of {self.data!r}", timeout)
         assert self.query.answer is not None
         return self.query.answer
+
+
+async def _answered(event: asyncio.Event, what: str, timeout: float) -> None:  # noqa: ASYNC109
+    """Wait until the bot has answered `what`; a SandboxError naming it when it does not."""
+    try:
+        await asyncio.wait_for(event.wait(), timeout)
+    except TimeoutError:
+        raise SandboxError(f"the bot did not answer {what} within {timeout}s") from None
 
 
 class Inline:
@@ -67,12 +70,7 @@ class Inline:
 
     async def answer(self, timeout: float = 2.0) -> InlineAnswer:  # noqa: ASYNC109
         """Wait for answerInlineQuery and return the results it offered."""
-        try:
-            await asyncio.wait_for(self.query.answered.wait(), timeout)
-        except TimeoutError:
-            raise SandboxError(
-                f"the bot did not answer the inline query {self.query.query!r} within {timeout}s"
-            ) from None
+        await _answered(self.query.answered, f"the inline query {self.query.query!r}", timeout)
         assert self.query.answer is not None
         return self.query.answer
 
