@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -160,18 +162,27 @@ def test_suits_the_scoring_cannot_tell_apart() -> None:
     assert tie_counts(_indices("A♠ A♦ 7♥"), RULES, 2) == tie_counts(_indices("A♥ A♠ 7♦"), RULES, 2)
 
 
-KEPT = 3
+KEPT = 5
 """Opponents the data file in the repository counts up to."""
+QUICK = 3
+"""Opponents the slower hands are counted again against here (against five: seconds each)."""
 
 
 def test_the_kept_counts_are_those_counted_again() -> None:
     assert stored_most() == KEPT
-    # Hands of every strength, and a swap of suits of one.
-    for text in ("A♣ A♦ A♥", "7♣ A♥ A♦", "7♠ 8♣ 8♦", "10♦ 9♦ J♦", "7♣ 10♦ Q♥", "Q♣ Q♥ 9♦"):
+    # Strong, weak and some middling hands in full, and the same hand with its suits
+    # exchanged (spades for diamonds) read from the data file.
+    for text in ("A♣ A♦ A♥", "7♣ A♥ A♦", "7♠ 8♣ 8♦", "Q♣ Q♥ 9♦", "10♦ 9♦ J♦"):
         indices = _indices(text)
         assert stored_counts(indices, RULES) == tie_counts(indices, RULES, KEPT), text
     assert stored_counts(_indices("10♠ 9♠ J♠"), RULES) == tie_counts(_indices("10♦ 9♦ J♦"),
                                                                       RULES, KEPT)
+    # Slower middling hands against fewer opponents.
+    for text in ("7♣ 10♦ Q♥", "K♥ 9♥ Q♣"):
+        indices = _indices(text)
+        kept = stored_counts(indices, RULES)
+        assert kept is not None and len(kept) == KEPT + 1, text
+        assert kept[:QUICK + 1] == tie_counts(indices, RULES, QUICK), text
     assert set(stored()) == {canonical(h, RULES) for h in combinations(range(32), 3)}
     assert stored_counts(_indices("A♣ A♦ A♥"), ScoringRules(chechak=False)) is None
 
@@ -191,6 +202,20 @@ def test_every_kept_hand_falls_with_more_opponents() -> None:
             anys.append(sum(chances))
         assert wins == sorted(wins, reverse=True), hand
         assert anys == sorted(anys, reverse=True), hand
+
+
+def test_every_seat_of_a_deal_has_its_fair_share() -> None:
+    # Deal n + 1 hands: the best hand takes the pot, tied best hands share it, so each
+    # seat's share averages 1 / (n + 1). Seen from the first seat holding hand h, its
+    # share is the sum over k of n! * counts[n][k] / (k + 1), over the deals(n) deals of
+    # the others, for each of the 4960 hands h. Every kept count of every hand takes part.
+    for n in range(1, KEPT + 1):
+        shares = Fraction(0)
+        for hand in combinations(range(32), 3):
+            counts = stored_counts(hand, RULES)
+            assert counts is not None
+            shares += sum(Fraction(c, k + 1) for k, c in enumerate(counts[n]))
+        assert shares * math.factorial(n) / (4960 * deals(n)) == Fraction(1, n + 1), n
 
 
 def test_showdown_odds_are_exact_up_to_the_kept_opponents() -> None:
