@@ -24,7 +24,8 @@ from engine import BadCardText, Card, ScoringRules, format_hand, parse_hand, sco
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 30
-"""How long Telegram may offer the same answer to the same text without asking again."""
+"""How long Telegram may offer the same answer to the same text without asking again; the
+answer is in its user's language, so it is cached for that user only (``is_personal``)."""
 
 SCORING = ScoringRules()
 """The rules of the README, all switches on: a hand's points away from any table."""
@@ -116,7 +117,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
         InputTextMessageContent(offer.text, parse_mode=ParseMode.HTML),
         description=offer.description or None)
     try:
-        await query.answer([result], cache_time=CACHE_SECONDS)
+        await query.answer([result], cache_time=CACHE_SECONDS, is_personal=True)
     except TelegramError as err:
         # The user typed on: Telegram has dropped this query for the next one.
         log.debug("inline answer not taken: %s", err)

@@ -67,8 +67,11 @@ async def test_a_hand_gets_its_points_and_rule_in_either_notation(bed: Bed) -> N
 ])
 async def test_each_user_gets_his_language(bed: Bed, language: str | None, title: str) -> None:
     ana = bed.tg.world.user("Ana", language_code=language)
-    (result,) = (await ask(bed, ana, "7c Kh Kd")).results
+    answer = await ask(bed, ana, "7c Kh Kd")
+    (result,) = answer.results
     assert result.title == title
+    # Telegram must not offer this user's answer to another user typing the same text.
+    assert answer.is_personal
 
 
 async def test_bad_input_gets_the_usage_line(bed: Bed) -> None:
