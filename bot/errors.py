@@ -233,9 +233,9 @@ def engine_text(tr: Translator, err: GameError) -> Html:
 class BadSetting(BotError):
     """A /settings change that cannot be applied, and what is accepted instead.
 
-    `params` hold what the admin typed and are shown as plain text (escaped); `why` is a
-    reason: a message id of ours is translated, anything else (a library's words) is shown
-    as it is, escaped too.
+    `params` hold what the admin typed and the bounds, shown as plain text (escaped);
+    `why` is a reason of ours (a message id), translated; text without a translation is
+    shown as it is, escaped too.
     """
 
     def __init__(self, message: str, *, why: str | None = None, **params: object) -> None:

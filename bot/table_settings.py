@@ -9,6 +9,7 @@ engine's `Rules` are all derived from these declarations.
 
 from __future__ import annotations
 
+import math
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -19,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.errors import BadSetting as BadSetting
 from bot.i18n import N_, Translator, escape
-from engine import Limit, Rules, ScoringRules, TieRule
+from engine import BadRules, Limit, Rules, ScoringRules, TieRule
 from engine.rules import MAX_SEATS
 
 ON_OFF: Mapping[str, object] = {"on": True, "off": False}
@@ -151,6 +152,8 @@ class Declared:
                 raise ValueError(word)
             return self.setting.words[word]
         number = float(word) if self.kind is float else int(word)
+        if not math.isfinite(number):
+            raise ValueError(word)
         return None if number == 0 and self.optional else number
 
     def word_of(self, value: object) -> str:
@@ -201,17 +204,37 @@ def change(current: TableSettings, name: str, value: str) -> TableSettings:
     try:
         changed = current.model_validate({**current.model_dump(), declared.field: new})
         changed.rules()
-    except (ValidationError, ValueError) as err:
-        raise BadSetting(N_("{name} {value} is not accepted: {why}"), name=name, value=value,
-                         why=_first_error(err)) from None
+    except ValidationError as err:
+        raise _out_of_bounds(name, value, err) from None
+    except BadRules as err:
+        least, most = err.params.get("least"), err.params.get("most")
+        if least is None or most is None:
+            raise BadSetting(N_("{name} {value} is not accepted."), name=name,
+                             value=value) from None
+        raise BadSetting(N_("{name} {value} is not accepted: it must be from {least} to "
+                            "{most}."), name=name, value=value, least=least,
+                         most=most) from None
     return changed
 
 
-def _first_error(err: Exception) -> str:
-    if isinstance(err, ValidationError):
-        first = err.errors()[0]
-        return str(first.get("msg", "not accepted"))
-    return str(err)
+_BOUNDS = {
+    "greater_than_equal": ("ge", N_("{name} {value} is not accepted: the least is {bound}.")),
+    "greater_than": ("gt", N_("{name} {value} is not accepted: it must be more than {bound}.")),
+    "less_than_equal": ("le", N_("{name} {value} is not accepted: the most is {bound}.")),
+    "less_than": ("lt", N_("{name} {value} is not accepted: it must be less than {bound}.")),
+}
+"""A bound a declared setting breaks: pydantic's error type, the key of the bound in
+the error, and what the admin is told."""
+
+
+def _out_of_bounds(name: str, value: str, err: ValidationError) -> BadSetting:
+    """The admin's words for a value outside a setting's declared bounds."""
+    first = err.errors()[0]
+    known = _BOUNDS.get(first["type"])
+    bound = (first.get("ctx") or {}).get(known[0]) if known is not None else None
+    if known is None or bound is None:
+        return BadSetting(N_("{name} {value} is not accepted."), name=name, value=value)
+    return BadSetting(known[1], name=name, value=value, bound=_plain(bound))
 
 
 def _plain(value: object) -> object:

@@ -33,11 +33,15 @@ class BadCardText(GameError, ValueError):
 
 
 class BadRules(GameError, ValueError):
+    """Rules that cannot be played. When one rule is out of its range, `params` name it
+    (``rule``, a field of `Rules`) and the range (``least``, ``most``)."""
+
     code = "bad_rules"
     template = "These table rules are not valid: {why}."
 
-    def __init__(self, why: str) -> None:
-        super().__init__(why=why)
+    def __init__(self, why: str, *, rule: str | None = None, least: int | None = None,
+                 most: int | None = None) -> None:
+        super().__init__(why=why, rule=rule, least=least, most=most)
 
 
 class NotEnoughPlayers(GameError):

@@ -42,14 +42,19 @@ class Rules:
     max_seats: int = MAX_SEATS
 
     def __post_init__(self) -> None:
+        top = MAX_CHIPS // 10
         if not 1 <= self.ante <= MAX_CHIPS // 1000:
-            raise BadRules(f"the ante must be a positive number up to {MAX_CHIPS // 1000}")
-        if self.blind_cap is not None and not self.ante <= self.blind_cap <= MAX_CHIPS // 10:
-            raise BadRules("the blind cap must be at least the ante")
-        if self.bet_cap is not None and not self.ante <= self.bet_cap <= MAX_CHIPS // 10:
-            raise BadRules("the bet cap must be at least the ante")
+            raise BadRules(f"the ante must be from 1 to {MAX_CHIPS // 1000}",
+                           rule="ante", least=1, most=MAX_CHIPS // 1000)
+        if self.blind_cap is not None and not self.ante <= self.blind_cap <= top:
+            raise BadRules(f"the blind cap must be from the ante ({self.ante}) to {top}",
+                           rule="blind_cap", least=self.ante, most=top)
+        if self.bet_cap is not None and not self.ante <= self.bet_cap <= top:
+            raise BadRules(f"the bet cap must be from the ante ({self.ante}) to {top}",
+                           rule="bet_cap", least=self.ante, most=top)
         if not 2 <= self.max_seats <= MAX_SEATS:
-            raise BadRules(f"a table seats 2 to {MAX_SEATS} players")
+            raise BadRules(f"a table seats 2 to {MAX_SEATS} players",
+                           rule="max_seats", least=2, most=MAX_SEATS)
 
     @property
     def max_blind(self) -> int:

@@ -81,10 +81,15 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("ante", "1.5", "ante: give a number."),
     ("tie", "maybe", "tie: one of svara, split."),
     ("limit", "x", "limit: one of none, no, pot, cap, fixed."),
-    ("blindcap", "3", "blindcap 3 is not accepted: These table rules are not valid: "
-     "the blind cap must be at least the ante."),
-    ("seats", "11", "seats 11 is not accepted: Input should be less than or equal to 10"),
-    ("turn", "0", "turn 0 is not accepted: Input should be greater than 0"),
+    ("blindcap", "3", "blindcap 3 is not accepted: it must be from 10 to 100000000000000."),
+    ("betcap", "10" + "0" * 14, "betcap 1000000000000000 is not accepted: it must be from 10 "
+     "to 100000000000000."),
+    ("seats", "11", "seats 11 is not accepted: the most is 10."),
+    ("seats", "1", "seats 1 is not accepted: the least is 2."),
+    ("turn", "0", "turn 0 is not accepted: it must be more than 0."),
+    ("turn", "3600.5", "turn 3600.5 is not accepted: the most is 3600."),
+    ("turn", "nan", "turn: give a number."),
+    ("pause", "-inf", "pause: give a number."),
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
      "blindtime, svaratime, buyin, pause, autostart, nudge."),
@@ -96,6 +101,20 @@ def test_refusals_say_what_is_accepted(name: str, value: str, text: str) -> None
         change(TableSettings(), name, value)
     assert caught.value.text(TR) == text
     assert refusal(caught.value) is caught.value
+
+
+@pytest.mark.parametrize(("name", "value", "text"), [
+    ("seats", "11", "seats 11 не се приема: най-много е 10."),
+    ("turn", "0", "turn 0 не се приема: трябва да е повече от 0."),
+    ("blindcap", "3", "blindcap 3 не се приема: трябва да е от 10 до 100000000000000."),
+])
+def test_a_value_out_of_range_is_refused_in_the_admins_language(
+        name: str, value: str, text: str) -> None:
+    # The bounds come from the declared fields and the engine's rules, never in their
+    # own (English) words.
+    with pytest.raises(BadSetting) as caught:
+        change(TableSettings(), name, value)
+    assert caught.value.text(Translations.load().get("bg")) == text
 
 
 def test_a_refusal_escapes_what_was_typed_and_translates_only_the_reason() -> None:
