@@ -48,6 +48,9 @@ TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
 
 
+CLOSED_AS_ASKED = N_("The table closed after the hand, as asked; every stack went back.")
+"""The note of a table closed by /endgame once the hand it came during had ended."""
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """Who pressed or typed: a Telegram user as the bot needs him."""
@@ -425,6 +428,7 @@ class Games:
             if live.hand is not None and not live.hand.is_over:
                 if live.closing:
                     raise errors.Closing()
+                await self.store.tables.set_closing(live.id)
                 live.closing = True
                 self.outbox.show(live)  # the turn's timer runs on untouched
                 return
@@ -564,8 +568,7 @@ class Games:
         if hand.is_over:
             await self._finish(live, hand)
             if live.closing:
-                await self._close(live, N_("The table closed after the hand, as asked; every "
-                                           "stack went back."))
+                await self._close(live, CLOSED_AS_ASKED)
         if live.status is not TableStatus.CLOSED:
             await self._publish(live)
         if dealt:
@@ -668,7 +671,7 @@ class Games:
             chat = await self.store.chats.get(row.chat_id)
             settings = TableSettings.load(row.rules, **self.defaults.model_dump())
             live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
-                        Table(settings.rules()), status=row.status,
+                        Table(settings.rules()), status=row.status, closing=row.closing,
                         language=chat.language or await self.speaks(row.creator))
             await self.reload(live)
             report = by_table.get(row.id)
@@ -684,6 +687,10 @@ class Games:
             self._register(live)
             async with live.lock:
                 self.outbox.resume(live, message_id=row.message_id, shown=row.shown)
+                if live.closing and (live.hand is None or live.hand.is_over):
+                    # /endgame came during a hand that has ended (or was refunded) since.
+                    await self._close(live, CLOSED_AS_ASKED)
+                    continue
                 await self._publish(live)
                 await self._resend_cards(live)
         return lines

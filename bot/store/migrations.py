@@ -272,6 +272,11 @@ _V10_CHOSEN_LANGUAGE: tuple[Step, ...] = (
     " CHECK (chosen_language IS NULL OR length(chosen_language) BETWEEN 1 AND 16)",
 )
 
+_V11_CLOSING: tuple[Step, ...] = (
+    # /endgame during a hand: the table closes when that hand ends, after a restart too.
+    "ALTER TABLE tables ADD COLUMN closing INTEGER NOT NULL DEFAULT 0 CHECK (closing IN (0, 1))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -283,6 +288,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "practice tables, their chips apart from real balances", _V8_PRACTICE),
     Migration(9, "private turn reminders per user", _V9_NOTIFY),
     Migration(10, "the language a user chose, apart from his client's", _V10_CHOSEN_LANGUAGE),
+    Migration(11, "a table asked to close when its hand ends", _V11_CLOSING),
 )
 LATEST = len(MIGRATIONS)
 

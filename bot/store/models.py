@@ -85,6 +85,8 @@ class Table:
     """A digest of what the table message showed when last sent or edited (None: unknown)."""
     practice: bool = False
     """A practice table: the creator against computer players, on practice chips."""
+    closing: bool = False
+    """Asked to close (/endgame) while a hand was on: it closes when that hand ends."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Table:
@@ -92,7 +94,7 @@ class Table:
                    row["creator"],
                    json.loads(row["rules"]), row["message_id"], row["created_at"],
                    row["closed_at"], row["shown"],
-                   bool(row["practice"]))
+                   bool(row["practice"]), bool(row["closing"]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,6 +239,10 @@ class Tables:
             raise BadInput(f"a shown digest is a short text, not {shown!r}")
         await self._db.write(lambda conn: _set(conn, table_id, "shown", shown), step=True)
 
+    async def set_closing(self, table_id: int) -> None:
+        """Mark the table to close when the hand in progress ends."""
+        await self._db.write(lambda conn: _set(conn, table_id, "closing", 1))
+
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Switch between ``lobby`` and ``playing`` (use `close` to close)."""
         if status not in (TableStatus.LOBBY, TableStatus.PLAYING):

@@ -167,6 +167,49 @@ async def test_item6_endgame_between_hands_closes_at_once(bed: Bed) -> None:
     assert await balances(bed, players) == [before[ana.id], before[boris.id]]
 
 
+async def test_item6_endgame_during_a_hand_is_kept_across_a_restart(bed: Bed) -> None:
+    group, players = await seat_everyone(bed, "Ana", "Boris", blind=False)
+    ana = players[0]
+    await act(bed, ana, group, "Start")
+    assert await command(bed, ana, group, "/endgame") == []
+    assert CLOSING_LINE in await lines(bed, group)
+    table_id = bed.live(group).id
+    message_id = bed.message_id(bed.live(group))
+    assert message_id is not None
+
+    await bed.restart()
+    # The hand goes on where it was, still closing when it ends.
+    live = bed.live(group)
+    assert live.id == table_id and live.hand is not None and not live.hand.is_over
+    assert CLOSING_LINE in await lines(bed, group)
+    assert await command(bed, ana, group, "/endgame") == [CLOSING]
+    await play_hand(bed, group, players)
+    assert bed.games.at(group.id, None) is None
+    assert CLOSED_AS_ASKED in table_text(bed, group, message_id)
+    assert sum(await balances(bed, players)) == 2000
+    assert await bed.store.tables.live(group.id) is None
+
+
+async def test_item6_a_table_asked_to_close_whose_hand_ended_closes_at_start(bed: Bed) -> None:
+    # The process stopped after the hand was settled and before the table closed: the
+    # mark in the database closes it when the bot starts again.
+    group, players = await seat_everyone(bed, "Ana", "Boris", blind=False)
+    ana, boris = players
+    await act(bed, ana, group, "Start")
+    await play_hand(bed, group, players)
+    live = bed.live(group)
+    before = stacks(live)
+    message_id = bed.message_id(live)
+    assert message_id is not None
+    await bed.store.tables.set_closing(live.id)
+    await bed.restart()
+    await bed.idle()
+    assert bed.games.at(group.id, None) is None
+    assert CLOSED_AS_ASKED in table_text(bed, group, message_id)
+    assert await balances(bed, players) == [before[ana.id], before[boris.id]]
+    assert await bed.store.tables.live(group.id) is None
+
+
 # --------------------------------------------------------------------- item 4
 
 
