@@ -51,6 +51,7 @@ TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 CLOSED_AS_ASKED = N_("The table closed after the hand, as asked; every stack went back.")
 """The note of a table closed by /endgame once the hand it came during had ended."""
 
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """Who pressed or typed: a Telegram user as the bot needs him."""
