@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.games import Live
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from engine import Phase, format_hand
@@ -152,19 +153,24 @@ async def test_item6_endgame_during_a_hand_closes_the_table_when_the_hand_ends(b
     assert await bed.store.tables.live(group.id) is None
 
 
-async def test_item6_endgame_between_hands_closes_at_once(bed: Bed) -> None:
+async def one_hand_played(bed: Bed) -> tuple[ChatRecord, list[Player], Live, list[int], int]:
+    """Ana and Boris's table after its first hand: the group, the players, the table,
+    their stacks and the table message's id."""
     group, players = await seat_everyone(bed, "Ana", "Boris", blind=False)
-    ana, boris = players
-    await act(bed, ana, group, "Start")
+    await act(bed, players[0], group, "Start")
     await play_hand(bed, group, players)
     live = bed.live(group)
-    before = stacks(live)
     message_id = bed.message_id(live)
     assert message_id is not None
-    assert await command(bed, ana, group, "/endgame") == []
+    return group, list(players), live, [stacks(live)[p.id] for p in players], message_id
+
+
+async def test_item6_endgame_between_hands_closes_at_once(bed: Bed) -> None:
+    group, players, _, before, message_id = await one_hand_played(bed)
+    assert await command(bed, players[0], group, "/endgame") == []
     assert bed.games.at(group.id, None) is None
     assert "The table was closed; every chip went back." in table_text(bed, group, message_id)
-    assert await balances(bed, players) == [before[ana.id], before[boris.id]]
+    assert await balances(bed, players) == before
 
 
 async def test_item6_endgame_during_a_hand_is_kept_across_a_restart(bed: Bed) -> None:
@@ -193,20 +199,13 @@ async def test_item6_endgame_during_a_hand_is_kept_across_a_restart(bed: Bed) ->
 async def test_item6_a_table_asked_to_close_whose_hand_ended_closes_at_start(bed: Bed) -> None:
     # The process stopped after the hand was settled and before the table closed: the
     # mark in the database closes it when the bot starts again.
-    group, players = await seat_everyone(bed, "Ana", "Boris", blind=False)
-    ana, boris = players
-    await act(bed, ana, group, "Start")
-    await play_hand(bed, group, players)
-    live = bed.live(group)
-    before = stacks(live)
-    message_id = bed.message_id(live)
-    assert message_id is not None
+    group, players, live, before, message_id = await one_hand_played(bed)
     await bed.store.tables.set_closing(live.id)
     await bed.restart()
     await bed.idle()
     assert bed.games.at(group.id, None) is None
     assert CLOSED_AS_ASKED in table_text(bed, group, message_id)
-    assert await balances(bed, players) == [before[ana.id], before[boris.id]]
+    assert await balances(bed, players) == before
     assert await bed.store.tables.live(group.id) is None
 
 
