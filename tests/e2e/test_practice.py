@@ -105,16 +105,31 @@ async def test_a_whole_practice_table_leaves_the_real_balance_alone(bed: Bed) ->
     assert "At table" not in (ana.last_dm.text or "")
 
 
-async def assert_practice_chips_home(bed: Bed, ana: Player) -> None:
-    """A closed practice table of Ana against two computers: her balance never moved, the
-    3,000 practice chips are all back in the practice wallets, and the audit agrees."""
+async def assert_practice_chips_home(bed: Bed, ana: Player, computers: int = 2) -> None:
+    """A closed practice table of Ana against `computers` computers: her balance never
+    moved, the 1,000 practice chips of each seat are all back in the practice wallets, and
+    the audit agrees."""
     assert await bed.store.users.balance(ana.id) == 1000
     assert await practice_rows(bed, ana) == [("grant", "starting chips", 1000)]
-    wallets = [await bed.store.users.balance(u) for u in
-               (wallet_of(ana.id), computer_of(ana.id, 1), computer_of(ana.id, 2))]
-    assert sum(wallets) == 3000
+    owners = [wallet_of(ana.id), *(computer_of(ana.id, n) for n in range(1, computers + 1))]
+    wallets = [await bed.store.users.balance(u) for u in owners]
+    practised = 1000 * (computers + 1)
+    assert sum(wallets) == practised
     report = await bed.store.audit()
-    assert report.ok and report.practice_granted == 3000 and report.granted == 4000, report
+    assert report.ok and report.practice_granted == practised, report
+    assert report.granted == practised + 1000, report
+
+
+async def test_a_full_practice_table_against_five_computers(bed: Bed) -> None:
+    # Six seats: each computer weighs its cards against five opponents.
+    ana = await practising(bed, "/practice 5")
+    live = bed.live(ana.dm)
+    assert [s.player for s in live.table.seats] == [
+        ana.id, *(computer_of(ana.id, n) for n in range(1, 6))]
+    hands = await play_out(bed, ana, "All-in", "Call", "No blind", "Join svara")
+    assert bed.games.at(ana.dm.id, None) is None and hands >= 1
+    assert await timeouts(bed) == 0
+    await assert_practice_chips_home(bed, ana, computers=5)
 
 
 async def test_endgame_closes_the_practice_table_after_the_hand(bed: Bed) -> None:
@@ -214,6 +229,7 @@ async def practising(bed: Bed, command: str) -> Player:
     await ana.send(ana.dm, command)
     await settle(bed)
     return ana
+
 
 async def ledger(bed: Bed) -> list[tuple[object, ...]]:
     """Every ledger row, all accounts."""
