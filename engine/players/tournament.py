@@ -1,8 +1,9 @@
-"""A tournament of computer players: the three levels and a calling station at one table.
+"""A tournament of computer players: the three levels and a calling station at one table
+(four seats, or up to ten with the same players sitting more than once).
 
-The hands are played in blocks of four, one deck order per block: each player plays
-each seat of the block once, so each gets every hand of the deal once and the luck of
-the cards largely cancels out. Stacks start fresh at every hand, so a hand's result is
+The hands are played in blocks of one hand per seat, one deck order per block: each
+player plays each seat of the block once, so each gets every hand of the deal once and
+the luck of the cards largely cancels out. Stacks start fresh at every hand, so a hand's result is
 its chips won or lost, and the blocks are independent; the confidence intervals are
 those of the block means (normal approximation, 95%).
 """
@@ -12,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.hand import Hand
 from engine.players.play import CallingStation, Player, play_hand
 from engine.players.strategy import Computer, Level
-from engine.rules import Rules
+from engine.rules import MAX_SEATS, Rules
 from engine.state import SeatIn
 
 STATION = "station"
@@ -63,24 +65,35 @@ def _deck_seed(seed: int, block: int) -> bytes:
     return hashlib.sha256(f"svara-tournament|{seed}|{block}".encode()).digest()
 
 
+def seating(seats: int) -> list[str]:
+    """Who sits at a table of ``seats``: the players of `NAMES` in turn, so each sits at
+    least once (four seats: each once; six: cautious and normal twice)."""
+    if not len(NAMES) <= seats <= MAX_SEATS:
+        raise ValueError(f"a tournament table has {len(NAMES)} to {MAX_SEATS} seats")
+    return [NAMES[i % len(NAMES)] for i in range(seats)]
+
+
 def play_block(
-    players: dict[str, Player], seed: int, block: int, rules: Rules
+    players: dict[str, Player], seed: int, block: int, rules: Rules, seats: int = len(NAMES)
 ) -> tuple[dict[str, int], int]:
-    """One deal played four times, the players moved one seat on each time: the chips
-    each player won in all, and the hands played."""
-    lineup = list(NAMES)
+    """One deal played once from every seat, the players moved one seat on each time: the
+    chips each player won in all, and the hands played."""
+    lineup = seating(seats)
     random.Random(f"{seed}|lineup|{block}").shuffle(lineup)
     deck = _deck_seed(seed, block)
     won = dict.fromkeys(NAMES, 0)
     played = 0
-    for shift in range(len(lineup)):
+    for shift in range(seats):
         order = lineup[shift:] + lineup[:shift]
-        seats = [SeatIn(NAMES.index(name), STACK_ANTES * rules.ante) for name in order]
+        # A player's id is his place in the lineup.
+        ids = [(i + shift) % seats for i in range(seats)]
+        seated = [SeatIn(player, STACK_ANTES * rules.ante) for player in ids]
         hand = play_hand(
-            Hand.start(rules, seats, 0, deck), {i: players[n] for i, n in enumerate(order)}
+            Hand.start(rules, seated, 0, deck), {i: players[n] for i, n in enumerate(order)}
         )
+        name_of = dict(zip(ids, order, strict=True))
         for player, net in hand.result()["net"].items():
-            won[NAMES[player]] += net
+            won[name_of[player]] += net
         played += 1
     return won, played
 
@@ -94,16 +107,18 @@ def figure(totals: Sequence[float], per: int) -> Figure:
     return Figure(mean / per, (mean - half) / per, (mean + half) / per)
 
 
-def play(hands: int = 10_000, seed: int = 1, rules: Rules | None = None) -> Standings:
-    """Play about ``hands`` hands (rounded up to whole blocks of four)."""
+def play(hands: int = 10_000, seed: int = 1, rules: Rules | None = None,
+         seats: int = len(NAMES)) -> Standings:
+    """Play about ``hands`` hands (rounded up to whole blocks of one hand per seat) at a
+    table of ``seats``; a player who sits more than once is counted per seat."""
     rules = rules or Rules()
     players = make_players(seed)
-    per = len(NAMES)
-    blocks = max(2, -(-hands // per))
-    blocks_played = [play_block(players, seed, b, rules) for b in range(blocks)]
-    results = [won for won, _ in blocks_played]
-    per_hand = {n: figure([r[n] for r in results], per) for n in NAMES}
+    copies = Counter(seating(seats))
+    blocks = max(2, -(-hands // seats))
+    blocks_played = [play_block(players, seed, b, rules, seats) for b in range(blocks)]
+    results = [{n: won[n] / copies[n] for n in NAMES} for won, _ in blocks_played]
+    per_hand = {n: figure([r[n] for r in results], seats) for n in NAMES}
     over = {
-        n: figure([r[n] - r[STATION] for r in results], per) for n in NAMES if n != STATION
+        n: figure([r[n] - r[STATION] for r in results], seats) for n in NAMES if n != STATION
     }
     return Standings(sum(n for _, n in blocks_played), rules, per_hand, over)

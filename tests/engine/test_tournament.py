@@ -8,7 +8,7 @@ import math
 import pytest
 
 from engine.players.__main__ import main
-from engine.players.tournament import NAMES, STATION, figure, play
+from engine.players.tournament import NAMES, STATION, figure, play, seating
 from engine.rules import Limit, Rules
 
 HANDS = 2000
@@ -31,6 +31,24 @@ def test_the_levels_beat_the_calling_station_at_pot_limit() -> None:
         assert result.over_station[name].low > 0, name
 
 
+def test_the_levels_beat_the_calling_station_at_six_seats() -> None:
+    result = play(1200, seed=7, seats=6)
+    assert result.hands == 1200
+    # Cautious and normal sit twice: per seat, every chip won is lost by another seat.
+    seats = {"cautious": 2, "normal": 2, "bold": 1, STATION: 1}
+    assert sum(f.mean * seats[n] for n, f in result.per_hand.items()) == pytest.approx(
+        0, abs=1e-9)
+    for name in ("normal", "bold"):
+        assert result.over_station[name].low > 0, name
+
+
+def test_a_tournament_seats_every_player() -> None:
+    assert seating(6) == ["cautious", "normal", "bold", STATION, "cautious", "normal"]
+    for seats in (3, 11):
+        with pytest.raises(ValueError, match="4 to 10 seats"):
+            play(100, seats=seats)
+
+
 def test_the_same_seed_plays_the_same_tournament() -> None:
     assert play(200, seed=3) == play(200, seed=3)
     assert play(200, seed=3) != play(200, seed=4)
@@ -48,6 +66,8 @@ def test_figure_is_the_mean_per_hand_with_its_interval() -> None:
 def test_the_command_prints_every_player(capsys: pytest.CaptureFixture[str]) -> None:
     main(["--hands", "40", "--seed", "2"])
     out = capsys.readouterr().out
-    assert out.startswith("40 hands, seed 2")
+    assert out.startswith("40 hands, seed 2: 4 players")
+    main(["--hands", "12", "--seats", "6"])
+    assert capsys.readouterr().out.startswith("12 hands, seed 1: 6 players")
     rows = [line.split()[0] for line in out.splitlines()[2:6]]
     assert rows == list(NAMES)
