@@ -3,9 +3,9 @@
 
 The hands are played in blocks of one hand per seat, one deck order per block: each
 player plays each seat of the block once, so each gets every hand of the deal once and
-the luck of the cards largely cancels out. Stacks start fresh at every hand, so a hand's result is
-its chips won or lost, and the blocks are independent; the confidence intervals are
-those of the block means (normal approximation, 95%).
+the luck of the cards largely cancels out. Stacks start fresh at every hand, so a hand's
+result is its chips won or lost, and the blocks are independent; the confidence
+intervals are those of the block means (normal approximation, 95%).
 """
 
 from __future__ import annotations
