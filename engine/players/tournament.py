@@ -75,27 +75,22 @@ def seating(seats: int) -> list[str]:
 
 def play_block(
     players: dict[str, Player], seed: int, block: int, rules: Rules, seats: int = len(NAMES)
-) -> tuple[dict[str, int], int]:
+) -> dict[str, int]:
     """One deal played once from every seat, the players moved one seat on each time: the
-    chips each player won in all, and the hands played."""
+    chips each player won in all."""
     lineup = seating(seats)
     random.Random(f"{seed}|lineup|{block}").shuffle(lineup)
     deck = _deck_seed(seed, block)
     won = dict.fromkeys(NAMES, 0)
-    played = 0
     for shift in range(seats):
-        order = lineup[shift:] + lineup[:shift]
-        # A player's id is his place in the lineup.
+        # A player's id is his place in the lineup; seat i holds lineup[i + shift].
         ids = [(i + shift) % seats for i in range(seats)]
         seated = [SeatIn(player, STACK_ANTES * rules.ante) for player in ids]
-        hand = play_hand(
-            Hand.start(rules, seated, 0, deck), {i: players[n] for i, n in enumerate(order)}
-        )
-        name_of = dict(zip(ids, order, strict=True))
+        hand = play_hand(Hand.start(rules, seated, 0, deck),
+                         {i: players[lineup[player]] for i, player in enumerate(ids)})
         for player, net in hand.result()["net"].items():
-            won[name_of[player]] += net
-        played += 1
-    return won, played
+            won[lineup[player]] += net
+    return won
 
 
 def figure(totals: Sequence[float], per: int) -> Figure:
@@ -115,10 +110,10 @@ def play(hands: int = 10_000, seed: int = 1, rules: Rules | None = None,
     players = make_players(seed)
     copies = Counter(seating(seats))
     blocks = max(2, -(-hands // seats))
-    blocks_played = [play_block(players, seed, b, rules, seats) for b in range(blocks)]
-    results = [{n: won[n] / copies[n] for n in NAMES} for won, _ in blocks_played]
+    blocks_won = [play_block(players, seed, b, rules, seats) for b in range(blocks)]
+    results = [{n: won[n] / copies[n] for n in NAMES} for won in blocks_won]
     per_hand = {n: figure([r[n] for r in results], seats) for n in NAMES}
     over = {
         n: figure([r[n] - r[STATION] for r in results], seats) for n in NAMES if n != STATION
     }
-    return Standings(sum(n for _, n in blocks_played), rules, per_hand, over)
+    return Standings(blocks * seats, rules, per_hand, over)
