@@ -277,6 +277,12 @@ _V11_CLOSING: tuple[Step, ...] = (
     "ALTER TABLE tables ADD COLUMN closing INTEGER NOT NULL DEFAULT 0 CHECK (closing IN (0, 1))",
 )
 
+_V12_WAIT: tuple[Step, ...] = (
+    # What the table waits for and until when (JSON, bot.clock.Wait): a restart keeps the
+    # deadline the players saw instead of starting the wait again.
+    "ALTER TABLE tables ADD COLUMN wait TEXT CHECK (wait IS NULL OR length(wait) <= 400)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -289,6 +295,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "private turn reminders per user", _V9_NOTIFY),
     Migration(10, "the language a user chose, apart from his client's", _V10_CHOSEN_LANGUAGE),
     Migration(11, "a table asked to close when its hand ends", _V11_CLOSING),
+    Migration(12, "what a table waits for, with its deadline", _V12_WAIT),
 )
 LATEST = len(MIGRATIONS)
 
