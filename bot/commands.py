@@ -139,6 +139,17 @@ async def on_history(update: Update, context: Context) -> None:
     await run_command(message, tr, work(), context)
 
 
+def hand_number(args: list[str]) -> int | None:
+    """The N of /hand N (``12`` or ``#12``), or None. Only ASCII digits: "²" and "٣" are
+    digits to `str.isdigit`, yet `int` refuses the first and reads the second."""
+    if len(args) != 1:
+        return None
+    digits = args[0].removeprefix("#")
+    if not 0 < len(digits) <= 12 or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(digits)
+
+
 async def on_hand(update: Update, context: Context) -> None:
     message, _, tr = command_parts(update, context)
 
@@ -148,10 +159,10 @@ async def on_hand(update: Update, context: Context) -> None:
             await reply(context, message, tr.gettext(replies.HAND_IN_GROUP))
             return
         args = context.args or []
-        if len(args) != 1 or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
+        hand_id = hand_number(args)
+        if hand_id is None:
             await reply(context, message, tr.gettext(replies.HAND_USAGE))
             return
-        hand_id = int(args[0].lstrip("#"))
         played = await context.services.store.history.chat_hand(message.chat_id, hand_id)
         if played is None:
             await reply(context, message, tr.format(replies.NO_SUCH_HAND,
