@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
+from bot.store.practice import computer_of
+from bot.store.sql import Conn
 from tests.e2e.bed import Bed
-from tests.e2e.test_history import steady_clock
+from tests.e2e.test_history import play_showdown, steady_clock
+from tests.e2e.test_practice import play_out, practising
 
 HAND_USAGE = "Use /hand NUMBER, e.g. /hand 12 (numbers are in /history)."
 
@@ -43,3 +46,53 @@ async def test_d_oversized_unknown_setting_is_echoed_cut(bed: Bed) -> None:
     value = "9" * 4000
     answer = await answers(bed, admin, group, f"/settings ante {value}")
     assert answer == ["ante " + "9" * 31 + "… is not accepted: the most is 1000000000."]
+
+
+# --------------------------------------------------------------------- A. practice is not play
+
+
+async def test_a_practice_hands_and_computers_stay_out_of_top_and_stats(bed: Bed) -> None:
+    ana = await practising(bed, "/practice 2")
+    hands = await play_out(bed, ana, "All-in", "Call", "No blind", "Join svara")
+    assert hands >= 1
+    steady_clock(bed)
+    assert await answers(bed, ana, ana.dm, "/top all") == ["No hand has been played here yet."]
+    assert await answers(bed, ana, ana.dm, "/stats") == ["Ana has not played a hand here yet."]
+
+    # Then a real hand in a group: it counts, and the practice still does not.
+    boris = bed.players("Boris")[0]
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    await play_showdown(bed, group, [ana, boris], folder=-1)
+    (top,) = await answers(bed, boris, group, "/top all")
+    lines = top.splitlines()
+    assert [line.split(": ")[0].split(". ")[1] for line in lines[1:]] in (
+        ["Ana", "Boris"], ["Boris", "Ana"]), lines
+    assert "1 hand," in lines[1] and "1 hand," in lines[2], lines
+    stats = await answers(bed, ana, group, "/stats")
+    assert "Hands played 1," in stats[0].splitlines()[1], stats
+
+
+async def test_a_rows_an_older_version_wrote_for_practice_are_left_out(bed: Bed) -> None:
+    ana = await practising(bed, "/practice 2")
+    await play_out(bed, ana, "All-in", "Call", "No blind", "Join svara")
+    # What a version before this one wrote when it settled a practice hand.
+    (table_id,) = (await bed.store.db.fetchall(
+        "SELECT id FROM tables WHERE practice = 1"))[0]
+    hands = await bed.store.db.fetchall(
+        "SELECT id FROM hands WHERE table_id = ? AND status = 'settled'", (table_id,))
+    seats = [ana.id, computer_of(ana.id, 1), computer_of(ana.id, 2)]
+
+    async def legacy(conn: Conn) -> None:
+        await conn.executemany(
+            "INSERT INTO hand_players (hand_id, user_id, chat_id, net, won, svara, svara_won,"
+            " points, pot, at) VALUES (?, ?, ?, ?, 1, 0, 0, 30, 60, 1000)",
+            [(int(h[0]), u, ana.dm.id, 40 if u < 0 else -80) for h in hands for u in seats])
+
+    await bed.store.db.write(legacy)
+    steady_clock(bed)
+    assert await answers(bed, ana, ana.dm, "/top all") == ["No hand has been played here yet."]
+    assert await answers(bed, ana, ana.dm, "/stats") == ["Ana has not played a hand here yet."]
+    history = bed.store.history
+    assert await history.chips_over_time(ana.id) == []
+    assert await history.chat_nets(ana.dm.id, 0) == []
