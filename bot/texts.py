@@ -16,6 +16,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
     ("practice", N_("Practice against computer players, in private: /practice 3")),
     ("table", N_("Post the table message again at the bottom of the chat")),
+    ("nextgame", N_("A private message when the next table opens here (/nextgame off "
+                    "cancels)")),
     ("notify", N_("Turn reminders in private on or off: /notify on, /notify off")),
     ("balance", N_("Your chips")),
     ("daily", N_("Your daily bonus chips")),

@@ -96,3 +96,29 @@ async def test_a_rows_an_older_version_wrote_for_practice_are_left_out(bed: Bed)
     history = bed.store.history
     assert await history.chips_over_time(ana.id) == []
     assert await history.chat_nets(ana.dm.id, 0) == []
+
+
+# --------------------------------------------------------------------- F. /nextgame is listed
+
+NEXTGAME = {
+    "": "A private message when the next table opens here (/nextgame off cancels)",
+    "bg": "Лично съобщение, когато тук се отвори следващата маса (/nextgame off отменя)",
+    "cs": "Soukromá zpráva, až se tu otevře další stůl (/nextgame off to zruší)",
+    "id": "Pesan pribadi saat meja berikutnya dibuka di sini (/nextgame off membatalkan)",
+    "hi": "यहाँ अगली टेबल खुलते ही प्राइवेट में संदेश (/nextgame off से रद्द)",
+    "zu": "Umlayezo ngasese uma itafula elilandelayo livulwa lapha (/nextgame off "
+          "uyakhansela)",
+}
+
+
+async def test_f_nextgame_is_in_the_menu_and_help_of_every_language(bed: Bed) -> None:
+    menus = {key: {c["command"]: c["description"] for c in commands}
+             for key, commands in bed.tg.world.commands.items()}
+    for code, text in NEXTGAME.items():
+        assert menus[f'[{{"type": "default"}}, "{code}"]']["nextgame"] == text, code
+    steady_clock(bed)
+    for code, text in NEXTGAME.items():
+        reader = bed.tg.world.user(f"Reader {code}", language_code=code or "en")
+        await reader.start_bot()
+        (help_text,) = await answers(bed, reader, reader.dm, "/help")
+        assert f"/nextgame: {text}" in help_text.splitlines(), (code, help_text)

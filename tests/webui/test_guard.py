@@ -111,3 +111,25 @@ async def _in_thread(function: Any, *args: Any) -> Any:
     import asyncio
 
     return await asyncio.to_thread(function, *args)
+
+
+async def test_f_computer_seats_join_in_bulgarian(tmp_path: Path) -> None:
+    async with launch(players=3, db=tmp_path / "bg.sqlite3", speed=20.0, robot_delay=0.05,
+                      language="bg") as running, aiohttp.ClientSession() as http:
+        page = Page(running, http)
+        ana, boris, vera = (s.id for s in running.seats)
+        for seat in (boris, vera):
+            assert await page.post("api/auto", user=seat, on=True) == (200, {"auto": True})
+        status, _ = await page.post("api/send", user=ana, chat=running.group.id,
+                                    text="/newgame")
+        assert status == 200
+
+        def seated() -> bool:
+            live = running.services.games.at(running.group.id, None)
+            return live is not None and all(live.table.seat(s) is not None
+                                            for s in (boris, vera))
+
+        await running.tg.world.wait_for(seated, timeout=10, what="the computers to join")
+        lobby = await page.table()
+        labels = [b["text"] for row in lobby["buttons"] for b in row]
+        assert "Join" not in labels and "Сядам" in labels, labels
