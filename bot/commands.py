@@ -297,7 +297,7 @@ async def on_stats(update: Update, context: Context) -> None:
         place = message.chat.title if chat_id is not None and message.chat.title else \
             tr.gettext(replies.EVERY_CHAT)
         png = await asyncio.to_thread(chips_chart, series, str(target.name), str(place),
-                                      tr.gettext(replies.NET_CHIPS))
+                                      tr.gettext(replies.NET_CHIPS), language=tr.language)
         await _send_photo(context, message, png)
 
     await run_command(message, tr, work(), context)
@@ -325,7 +325,7 @@ async def _group_stats(context: Context, message: Message, tr: Translator) -> No
     # The chart is plain text: the chat's title as it is, translations without HTML escapes.
     place = message.chat.title or html.unescape(tr.gettext("this chat"))
     label = html.unescape(tr.format("Net chips, last {days} days", days=GROUP_DAYS))
-    png = await asyncio.to_thread(group_chart, lines, place, label)
+    png = await asyncio.to_thread(group_chart, lines, place, label, language=tr.language)
     await _send_photo(context, message, png)
 
 

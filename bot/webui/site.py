@@ -3,6 +3,7 @@
 GET  /                 the page (static files from this package)
 GET  /api/state        the group, every seat's private chat, who plays by computer
 GET  /api/events       server-sent events: the world's revision at every change
+GET  /api/photo/C/M    the picture of message M in chat C (a chart the bot sent)
 POST /api/send         {"user", "chat", "text"}: a seat types into the group or its chat
 POST /api/press        {"user", "chat", "message", "data"}: a seat presses a button
 POST /api/auto         {"user", "on"}: hand a seat to the computer, or take it back
@@ -61,6 +62,9 @@ def message_json(message: MessageRecord) -> dict[str, Any]:
         "buttons": buttons,
         "edited": message.edit_date is not None,
         "date": message.date,
+        "photo": None if message.photo is None else {
+            "src": f"/api/photo/{message.chat.id}/{message.message_id}",
+            "width": message.photo.width, "height": message.photo.height},
     }
 
 
@@ -92,6 +96,7 @@ class Site:
         self.app.router.add_get("/static/{name}", self._static)
         self.app.router.add_get("/api/state", self._state)
         self.app.router.add_get("/api/events", self._events)
+        self.app.router.add_get("/api/photo/{chat}/{message}", self._photo)
         self.app.router.add_post("/api/send", self._send)
         self.app.router.add_post("/api/press", self._press)
         self.app.router.add_post("/api/auto", self._auto)
@@ -142,6 +147,20 @@ class Site:
 
     async def _state(self, request: web.Request) -> web.Response:
         return web.json_response(self.state())
+
+    async def _photo(self, request: web.Request) -> web.Response:
+        """A photo in the group or a seat's private chat, as its bytes."""
+        try:
+            chat_id, message_id = (int(request.match_info[k]) for k in ("chat", "message"))
+        except ValueError:
+            raise web.HTTPNotFound() from None
+        chats = [self.group, *(p.dm for p in self.seats.values())]
+        chat = next((c for c in chats if c.id == chat_id), None)
+        message = None if chat is None else self.world.find_message(chat, message_id)
+        if message is None or message.photo is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=message.photo.data, content_type="image/png",
+                            headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={

@@ -96,10 +96,21 @@ function renderMessage(message, chatId) {
     sender.textContent = message.from;
     bubble.append(sender);
   }
-  const body = document.createElement("div");
-  body.className = "text";
-  renderText(message.text, message.entities, body);
-  bubble.append(body);
+  if (message.photo) {
+    const img = document.createElement("img");
+    img.className = "photo";
+    img.src = message.photo.src;
+    img.width = message.photo.width;
+    img.height = message.photo.height;
+    img.alt = word("photo");
+    bubble.append(img);
+  }
+  if (message.text || !message.photo) {
+    const body = document.createElement("div");
+    body.className = "text";
+    renderText(message.text, message.entities, body);
+    bubble.append(body);
+  }
   if (message.edited) {
     const e = document.createElement("span");
     e.className = "edited";

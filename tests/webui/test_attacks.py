@@ -1,5 +1,6 @@
-"""Only the page itself drives the sandbox: other sites, other addresses, posts that are not
-JSON or lack the run's token are refused and change nothing; a database in use is refused."""
+"""Holes found by attacking the sandbox page: only the page itself drives it (other sites,
+other addresses, posts that are not JSON or lack the run's token are refused and change
+nothing), a database in use is refused, computers join in any language, charts show."""
 
 from __future__ import annotations
 
@@ -133,3 +134,37 @@ async def test_f_computer_seats_join_in_bulgarian(tmp_path: Path) -> None:
         lobby = await page.table()
         labels = [b["text"] for row in lobby["buttons"] for b in row]
         assert "Join" not in labels and "Сядам" in labels, labels
+
+
+async def test_e_a_chart_shows_as_a_picture_on_the_page(tmp_path: Path) -> None:
+    async with launch(players=2, db=tmp_path / "s.sqlite3", speed=20.0,
+                      robot_delay=0.05) as running, aiohttp.ClientSession() as http:
+        page = Page(running, http)
+        ana, boris = (s.id for s in running.seats)
+        group = running.group.id
+        assert (await page.post("api/send", user=ana, chat=group, text="/newgame"))[0] == 200
+        for who in (ana, boris):
+            await page.press(who, "Join")
+        await page.press(ana, "Start")
+        # Both seats to the computer: the hand plays itself out.
+        for who in (ana, boris):
+            await page.post("api/auto", user=who, on=True)
+
+        def settled() -> bool:
+            return any(" is over" in (m.text or "").splitlines()[0] for m in running.group.messages
+                       if m.sender.is_bot and m.text)
+
+        await running.tg.world.wait_for(settled, timeout=20, what="the hand to end")
+        for who in (ana, boris):
+            await page.post("api/auto", user=who, on=False)
+        assert (await page.post("api/send", user=ana, chat=group, text="/stats"))[0] == 200
+        await running.idle()
+        photos = [m for m in (await page.state())["group"]["messages"] if m["photo"]]
+        assert len(photos) == 1, photos
+        photo = photos[0]["photo"]
+        assert (photo["width"], photo["height"]) == (960, 600)
+        async with http.get(running.url + photo["src"].lstrip("/")) as response:
+            assert response.status == 200 and response.content_type == "image/png"
+            assert (await response.read()).startswith(b"\x89PNG\r\n\x1a\n")
+        async with http.get(running.url + "api/photo/1/1") as response:
+            assert response.status == 404
