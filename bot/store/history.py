@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.names import group_title
 from bot.store.db import Database
 from bot.store.models import HandRow
 from bot.store.sql import Conn, execute, fetchall, fetchone
@@ -213,12 +214,13 @@ class History:
         return await self._db.read(work)
 
     async def set_title(self, chat_id: int, title: str) -> bool:
-        """Remember a group's name (only chats the bot already knows; no write if same).
-        True if the chat is known and now has that name."""
+        """Remember a group's name, cleaned as names are (only chats the bot already knows;
+        no write if same). True if the chat is known and now has that name."""
         row = await self._db.fetchone("SELECT title FROM chats WHERE id = ?", (chat_id,))
         if row is None:
             return False
-        if row[0] != title[:128]:
+        title = group_title(title)
+        if row[0] != title:
             await self._db.write(lambda conn: set_chat_title(conn, chat_id, title))
         return True
 
@@ -299,8 +301,9 @@ class History:
 
 
 async def set_chat_title(conn: Conn, chat_id: int, title: str) -> None:
+    title = group_title(title)
     await execute(conn, "UPDATE chats SET title = ? WHERE id = ? AND ifnull(title, '') != ?",
-                  (title[:128], chat_id, title[:128]))
+                  (title, chat_id, title))
 
 
 __all__ = ["History", "NetLine", "PlayedHand", "PlayerLine", "PlayerStats", "Standing",

@@ -122,3 +122,61 @@ async def test_f_nextgame_is_in_the_menu_and_help_of_every_language(bed: Bed) ->
         await reader.start_bot()
         (help_text,) = await answers(bed, reader, reader.dm, "/help")
         assert f"/nextgame: {text}" in help_text.splitlines(), (code, help_text)
+
+
+# --------------------------------------------------------------------- B. namesakes, look-alikes
+
+
+async def test_b_namesakes_are_told_apart_in_history_hand_and_top(bed: Bed) -> None:
+    first, second = bed.players("Ana", "Ana")
+    group = bed.group(first, second)
+    steady_clock(bed)
+    await bed.open_table(group, first, second)
+    assert set(bed.live(group).names.values()) == {"Ana", "Ana 2"}
+    # The second folds: the bed's check of shown cards knows players by their stored names.
+    await play_showdown(bed, group, [first, second], folder=1)
+    one, two = (f"Ana ({p.id % 10_000:04d})" for p in (first, second))
+    assert one != two
+
+    (history,) = await answers(bed, first, group, "/history")
+    hand_id = int(history.splitlines()[1].split(" · ")[0].lstrip("#"))
+    winner_line = history.splitlines()[1]
+    assert one in winner_line or two in winner_line, history
+    story = (await answers(bed, first, group, f"/hand {hand_id}"))[0]
+    assert one in story and two in story, story
+    (top,) = await answers(bed, second, group, "/top")
+    names = [line.split(": ")[0].split(". ", 1)[1] for line in top.splitlines()[1:]]
+    assert sorted(names) == sorted([one, two]), top
+
+
+async def test_b_look_alike_names_at_one_table_are_numbered(bed: Bed) -> None:
+    latin = bed.tg.world.user("Ana")
+    cyrillic = bed.tg.world.user("\u0410na")  # Cyrillic capital A
+    greek = bed.tg.world.user("\u0391na")  # Greek capital alpha
+    group = bed.group(latin, cyrillic, greek)
+    await bed.open_table(group, latin, cyrillic, greek)
+    names = bed.live(group).names
+    assert names == {latin.id: "Ana", cyrillic.id: "\u0410na 2", greek.id: "\u0391na 3"}
+    text = (await bed.table_message(group)).text or ""
+    assert "\u0410na 2" in text and "\u0391na 3" in text
+
+
+async def test_b_group_titles_are_cleaned_like_names(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara\u202e night\u200b\u2066", members=[ana, boris],
+                               admins=[ana])
+    steady_clock(bed)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    blind = next(p for p in (ana, boris) if p.id == hand.seats[hand.to_act].player)
+    assert await bed.press(blind, group, "No blind") is None
+    cards = next(m.text or "" for m in ana.inbox if "Points:" in (m.text or ""))
+    assert cards.splitlines()[0].startswith("🃏 Svara night · hand 1"), cards
+    (statement,) = await answers(bed, ana, ana.dm, "/balance")
+    assert "At the table of Svara night: " in statement, statement
+    stored = await bed.store.db.fetchall("SELECT title FROM chats WHERE id = ?", (group.id,))
+    assert stored[0][0] == "Svara night"
+    for text in (cards, statement):
+        assert not {"\u202e", "\u200b", "\u2066"} & set(text)
