@@ -105,12 +105,10 @@ function renderMessage(message, chatId) {
     img.alt = word("photo");
     bubble.append(img);
   }
-  if (message.text || !message.photo) {
-    const body = document.createElement("div");
-    body.className = "text";
-    renderText(message.text, message.entities, body);
-    bubble.append(body);
-  }
+  const body = document.createElement("div");
+  body.className = "text";
+  renderText(message.text, message.entities, body);
+  bubble.append(body);
   if (message.edited) {
     const e = document.createElement("span");
     e.className = "edited";
