@@ -62,3 +62,13 @@ def test_b_group_titles_lose_invisible_characters() -> None:
     assert group_title("Svara\u202e night\u200b") == "Svara night"
     assert group_title("\u200b") == "" and group_title(None) == ""
     assert group_title("x" * 300) == "x" * 128
+
+
+def test_b_reminders_show_the_group_title_cleaned() -> None:
+    from bot.i18n import Translations
+    from bot.render import nudge_text
+    from engine import Hand, Rules, SeatIn
+
+    hand = Hand.start(Rules(), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"nudge")
+    text = nudge_text(Translations.load().get("en"), "Svara\u202e night\u2067", hand, 30)
+    assert text.startswith("Your turn at Svara night: "), text
