@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
+from bot.names import group_title
 from bot.store.history import PlayedHand, PlayerStats, Standing
 from bot.store.models import TableStatus
 from bot.store.statement import Entry, Statement
@@ -499,6 +500,7 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
     """The private message with a player's cards: the group and the hand it is for, his
     points, the start of the deck commitment (the full proof is in /hand N) and the
     openings of his cards (position, card, salt) to check against that proof."""
+    group = group_title(group)
     where = [escape(group)] if group else []
     where.append(tr.format("hand {n}", n=private.hand_no))
     if private.round_no > 1:
@@ -547,7 +549,8 @@ def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str
         options.append(tr.gettext("fold"))
     choice = Html(tr.gettext(" or ").join(options[:2]) if len(options) <= 2
                   else ", ".join(options[:-1]) + tr.gettext(" or ") + options[-1])
-    return tr.format("Your turn at {group}: {choice} · {seconds} s left", group=group,
+    return tr.format("Your turn at {group}: {choice} · {seconds} s left",
+                     group=group_title(group),
                      choice=choice, seconds=max(seconds_left, 0))
 
 
@@ -737,6 +740,7 @@ def day_text(at: int) -> str:
 
 
 def place_text(tr: Translator, title: str | None) -> Html:
+    title = group_title(title)
     return escape(title) if title else Html(tr.gettext("a group"))
 
 

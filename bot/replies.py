@@ -131,7 +131,8 @@ LANGUAGE_OF_USER = N_("Your language: <b>{language}</b>. It is used in private m
 """/language in private; a button per language and "As in Telegram" follow."""
 LANGUAGE_AS_TELEGRAM = N_("As in Telegram")
 """The private menu's button back to the Telegram app's language."""
-GROUP_LANGUAGE_SAVED = N_("This group now reads {language}.")
-"""A group's language chosen (written in that language)."""
-USER_LANGUAGE_SAVED = N_("I will write to you in {language}.")
+GROUP_LANGUAGE_SAVED = N_("Saved. This group's language: {language}.")
+"""A group's language chosen (written in that language). The name comes after a colon:
+a language's name in itself is capitalised ("Български"), which reads wrong mid-sentence."""
+USER_LANGUAGE_SAVED = N_("Saved. Your language: {language}.")
 """A user's own language chosen (written in that language)."""
