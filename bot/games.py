@@ -48,6 +48,10 @@ TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
 
 
+EVICTED = N_("The bot can no longer write to this group: the table closed, a hand in "
+              "play was refunded, and every chip went back.")
+"""Why a table closed when the bot was removed from its group or lost the right to write."""
+
 CLOSED_AS_ASKED = N_("The table closed after the hand, as asked; every stack went back.")
 """The note of a table closed by /endgame once the hand it came during had ended."""
 
@@ -152,6 +156,13 @@ class Outbox(Protocol):
     def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         """Tell `player` privately that the table waits for him (`left` seconds remain)."""
 
+    def moved(self, live: Live) -> None:
+        """The table's chat has a new id: its next screen is a new message there."""
+
+    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        """Tell each player (with his language) privately that the bot can no longer write
+        to the table's group, so the table closed and his chips went home."""
+
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         """After a restart: the table's message and a digest of what it showed, as last
         stored, so a table that did not change is not edited again."""
@@ -171,6 +182,12 @@ class Told(Protocol):
 
     async def blocked(self, player: int) -> None:
         """The player cannot be written to privately (blocked the bot, never started it)."""
+
+    async def chat_moved(self, old: int, new: int) -> None:
+        """Telegram answered that the chat is now a supergroup with a new id."""
+
+    async def chat_gone(self, chat_id: int) -> None:
+        """Telegram answered that the bot may not write to the chat any more."""
 
 
 class Games:
@@ -308,6 +325,60 @@ class Games:
             await self.store.users.set_private_chat(player, False)
         except StoreError as err:
             log.warning("could not record that %s cannot be written to: %s", player, err)
+
+    async def chat_moved(self, old: int, new: int) -> None:
+        await self.migrate(old, new)
+
+    async def chat_gone(self, chat_id: int) -> None:
+        await self.evict(chat_id)
+
+    # ----------------------------------------------------------------- the group itself
+
+    async def migrate(self, old: int, new: int) -> None:
+        """A group became a supergroup with a new id: its tables, settings, language,
+        history and statistics move there, and the game goes on in the new chat."""
+        async with contextlib.AsyncExitStack() as held:
+            await held.enter_async_context(self._settings_locks.setdefault(old,
+                                                                           asyncio.Lock()))
+            tables = sorted((t for t in self.tables.values() if t.chat_id == old),
+                            key=lambda t: t.id)
+            for live in tables:
+                await held.enter_async_context(live.lock)
+            moved = await self.store.chats.migrate(old, new)
+            for live in tables:
+                self._places.pop((old, live.thread_id or 0), None)
+                live.chat_id = new
+                self._places[(new, live.thread_id or 0)] = live.id
+                self.outbox.moved(live)
+                await self._publish(live)
+        if moved or tables:
+            log.info("chat %s moved to %s with %d tables", old, new, moved)
+
+    async def evict(self, chat_id: int) -> None:
+        """The bot was removed from a group or may no longer write there: its tables close,
+        a hand in progress is refunded (nobody there can act), every stack goes home, and
+        the players are told privately."""
+        for live in [t for t in self.tables.values() if t.chat_id == chat_id]:
+            async with live.lock:
+                if self._forgotten(live) or live.status is TableStatus.CLOSED:
+                    continue
+                players = [s.player for s in live.table.seats if s.player > 0]
+                try:
+                    if live.hand is not None and not live.hand.is_over:
+                        await self.store.hands.abort(live.hand_id,
+                                                     "the bot can no longer write to the group")
+                        live.hand = None
+                        await self.reload(live)
+                    await self._close(live, EVICTED)
+                except StoreError as err:
+                    # Nothing changed; the next message Telegram refuses tells us again.
+                    log.warning("table %s: could not close it in a chat it cannot write to:"
+                                " %s", live.id, err)
+                    continue
+                letters = [(p, await self._speaks_or(p, live.language)) for p in players]
+                self.outbox.evicted(live, letters)
+                log.info("table %s closed: the bot can no longer write to chat %s",
+                         live.id, chat_id)
 
     # ----------------------------------------------------------------- lobby
 

@@ -17,11 +17,19 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import Application
 
+from bot import replies
 from bot.games import Live, Told
 from bot.i18n import Translations
 from bot.pacing import EDIT, URGENT, GroupPace
@@ -41,6 +49,9 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 2.0
 """How soon a table message that could not be sent is tried again."""
+
+REPLIES_KEPT = 20
+"""Replies one group may have waiting for its pace; past that the oldest is dropped."""
 
 LAG_NOTE = 1.0
 """Seconds the table message may lag behind a press before the press's answer says what
@@ -135,6 +146,9 @@ class TelegramOutbox:
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
+        self._replies: dict[int, dict[object, tuple[Message, str, dict[str, Any]]]] = {}
+        """Per group, the replies waiting for its pace, by who asked what (newest wins)."""
+        self.replies_dropped = 0
 
     # ----------------------------------------------------------------- what the chat shows
 
@@ -243,8 +257,13 @@ class TelegramOutbox:
                 message.id = None
                 return 0.0
             return self._refused(live, err, message)
+        except ChatMigrated as err:
+            # The group became a supergroup: the table follows, and is posted there anew.
+            self._chat_moved(live.chat_id, err.new_chat_id)
+            return None
         except Forbidden as err:
             log.warning("table %s: cannot write to chat %s: %s", live.id, live.chat_id, err)
+            self._chat_gone(live.chat_id)
             return None
         except (RetryAfter, NetworkError) as err:
             log.info("table %s: table message delayed (%s)", live.id, err)
@@ -332,6 +351,80 @@ class TelegramOutbox:
         if self.told is not None:
             await self.told.blocked(player)
 
+    def _chat_moved(self, old: int, new: int) -> None:
+        if self.told is not None:
+            self._background(self.told.chat_moved(old, new))
+
+    def _chat_gone(self, chat_id: int) -> None:
+        if self.told is not None:
+            self._background(self.told.chat_gone(chat_id))
+
+    def moved(self, live: Live) -> None:
+        """The table's chat has a new id: the old message is gone with the old chat, so
+        the next screen is a new message (pinned again where the bot may pin)."""
+        self._messages[live.id] = TableMessage()
+        self._pinned.pop(live.id, None)
+        info = self._chats.get(live.chat_id)
+        if info is None:
+            self._may_pin.pop(live.chat_id, None)
+
+    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        """Tell each player privately why his table closed (the group is out of reach)."""
+        self._background(self._tell_evicted(live, players))
+
+    async def _tell_evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        info = self._chats.get(live.chat_id)
+        for player, language in players:
+            tr = self.translations.get(language)
+            text = tr.format(replies.TABLE_CLOSED_NO_GROUP,
+                             group=info.title if info is not None and info.title
+                             else tr.gettext(replies.YOUR_GROUP))
+            try:
+                await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML)
+            except TelegramError as err:
+                log.info("table %s: %s not told that it closed (%s)", live.id, player, err)
+
+    # ----------------------------------------------------------------- replies
+
+    def reply(self, message: Message, text: str, *, key: object, **kwargs: Any) -> None:
+        """Answer `message` without holding up its handler: in a group the reply waits
+        for the group's pace in a queue of its own, where a repeat of the same request
+        (`key`) replaces the one still waiting."""
+        kwargs.setdefault("parse_mode", ParseMode.HTML)
+        if message.chat.type == "private":
+            self._background(self._reply_now(message, text, kwargs))
+            return
+        queue = self._replies.setdefault(message.chat_id, {})
+        if queue.pop(key, None) is not None:
+            self.replies_dropped += 1
+        queue[key] = (message, text, kwargs)
+        while len(queue) > REPLIES_KEPT:
+            del queue[next(iter(queue))]
+            self.replies_dropped += 1
+        if len(queue) == 1:
+            self._background(self._send_replies(message.chat_id))
+
+    async def _send_replies(self, chat_id: int) -> None:
+        queue = self._replies.get(chat_id)
+        while queue:
+            await self.pace.slot(chat_id, URGENT)
+            if not queue:
+                self.pace.give_back(chat_id)
+                break
+            key = next(iter(queue))
+            message, text, kwargs = queue.pop(key)
+            await self._reply_now(message, text, kwargs)
+        if not self._replies.get(chat_id):
+            self._replies.pop(chat_id, None)
+
+    async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any]) -> None:
+        try:
+            await message.reply_text(text, **kwargs)
+        except ChatMigrated as err:
+            self._chat_moved(message.chat_id, err.new_chat_id)
+        except TelegramError as err:
+            log.info("could not reply in chat %s: %s", message.chat_id, err)
+
     # ----------------------------------------------------------------- the group itself
 
     def know(self, chat_id: int, chat_type: str, title: str | None,
@@ -360,6 +453,9 @@ class TelegramOutbox:
             await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
                                             message_thread_id=thread_id,
                                             disable_web_page_preview=True)
+        except ChatMigrated as err:
+            self._chat_moved(chat_id, err.new_chat_id)
+            return False
         except TelegramError as err:
             log.info("could not write to chat %s: %s", chat_id, err)
             return False

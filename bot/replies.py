@@ -136,3 +136,19 @@ GROUP_LANGUAGE_SAVED = N_("Saved. This group's language: {language}.")
 a language's name in itself is capitalised ("Български"), which reads wrong mid-sentence."""
 USER_LANGUAGE_SAVED = N_("Saved. Your language: {language}.")
 """A user's own language chosen (written in that language)."""
+
+# --------------------------------------------------------------------- the bot removed (bot.outbox)
+
+TABLE_CLOSED_NO_GROUP = N_("I can no longer write to {group}, so the table there is closed: a "
+                           "hand in play was refunded and your chips are back in your "
+                           "balance.")
+"""In private, to each player of a table whose group removed the bot or took away its right
+to write."""
+YOUR_GROUP = N_("your group")
+"""The group's name in that message when the bot does not know its title."""
+
+# --------------------------------------------------------------------- floods (bot.routes)
+
+SLOW_DOWN = N_("Too many commands at once: I will answer you again in {time}.")
+"""To a user who sent more commands in a few seconds than a person types; his next ones
+are ignored for that long."""

@@ -1,0 +1,33 @@
+"""One member's flood of commands costs nobody else anything."""
+
+from __future__ import annotations
+
+from bot.flood import BURST, CommandGuard
+from tests.e2e.bed import Bed
+
+
+async def test_item1_one_users_flood_does_not_stall_a_press_in_another_group(
+        bed: Bed) -> None:
+    bed.services.guard = CommandGuard()  # the guard as it runs in production
+    flooder, ana, boris = bed.players("Mallory", "Ana", "Boris")
+    his = bed.tg.world.group("Mallory's own", members=[flooder], admins=[flooder])
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    table = await bed.table_message(group)
+
+    for _ in range(300):
+        await flooder.send(his, "/help")
+    # While his replies wait for his group's pace, a press elsewhere is answered at once.
+    press = await ana.press(table, "Start")
+    answer = await press.answer()
+    assert not answer.show_alert, answer.text
+    assert bed.services.outbox.busy  # his group's replies are still queued
+    await bed.idle()
+    assert bed.live(group).hand is not None
+
+    said = [m.text or "" for m in his.bot_messages()]
+    warnings = [t for t in said if t.startswith("Too many commands at once")]
+    assert len(warnings) == 1, said
+    # Repeats of one command merge while they wait, and past the burst he is ignored.
+    assert len(said) <= BURST + 1
+    assert bed.services.guard.ignored >= 300 - BURST
