@@ -175,8 +175,11 @@ class TelegramOutbox:
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
-        self._replies: dict[int, dict[object, tuple[Message, str, dict[str, Any]]]] = {}
-        """Per group, the replies waiting for its pace, by who asked what (newest wins)."""
+        self._replies: dict[int, dict[object, list[tuple[Message, str, dict[str, Any]]]]] = {}
+        """Per group, the replies waiting for its pace, by who asked what: the replies to
+        the newest such request only."""
+        self._answering: set[int] = set()
+        """Groups whose queued replies are being sent."""
         self.replies_dropped = 0
         self.delivered: Counter[str] = Counter()
         """Messages by how they ended (`Delivery`), and tries that met a flood wait."""
@@ -474,23 +477,31 @@ class TelegramOutbox:
             self._background(self._reply_now(message, text, kwargs, paced=False))
             return
         queue = self._replies.setdefault(message.chat_id, {})
-        if queue.pop(key, None) is not None:
-            self.replies_dropped += 1
-        queue[key] = (message, text, kwargs)
+        waiting = queue.pop(key, [])
+        if waiting and waiting[0][0].message_id != message.message_id:
+            self.replies_dropped += len(waiting)  # an earlier request of the same
+            waiting = []
+        queue[key] = [*waiting, (message, text, kwargs)]
         while len(queue) > REPLIES_KEPT:
-            del queue[next(iter(queue))]
-            self.replies_dropped += 1
-        if len(queue) == 1:
+            self.replies_dropped += len(queue.pop(next(iter(queue))))
+        if message.chat_id not in self._answering:
+            self._answering.add(message.chat_id)
             self._background(self._send_replies(message.chat_id))
 
     async def _send_replies(self, chat_id: int) -> None:
-        queue = self._replies.get(chat_id)
-        while queue:
-            key = next(iter(queue))
-            message, text, kwargs = queue.pop(key)
-            await self._reply_now(message, text, kwargs, paced=True)
-        if not self._replies.get(chat_id):
-            self._replies.pop(chat_id, None)
+        try:
+            queue = self._replies.get(chat_id)
+            while queue:
+                key = next(iter(queue))
+                waiting = queue[key]
+                message, text, kwargs = waiting.pop(0)
+                if not waiting:
+                    del queue[key]
+                await self._reply_now(message, text, kwargs, paced=True)
+        finally:
+            self._answering.discard(chat_id)
+            if not self._replies.get(chat_id):
+                self._replies.pop(chat_id, None)
 
     async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any], *,
                          paced: bool) -> None:
