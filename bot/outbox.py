@@ -13,8 +13,11 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import partial
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -26,6 +29,7 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 from telegram.ext import Application
 
@@ -44,11 +48,17 @@ from bot.render import (
     table_link,
 )
 from bot.store import TableStatus
+from engine import Hand
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 2.0
 """How soon a table message that could not be sent is tried again."""
+
+SEND_TRIES = 8
+"""Tries of one message through flood waits and network errors (backing off up to
+`BACKOFF_MAX` seconds) before it is counted as lost."""
+BACKOFF_MAX = 30.0
 
 REPLIES_KEPT = 20
 """Replies one group may have waiting for its pace; past that the oldest is dropped."""
@@ -56,6 +66,25 @@ REPLIES_KEPT = 20
 LAG_NOTE = 1.0
 """Seconds the table message may lag behind a press before the press's answer says what
 it did ("Raised to 100")."""
+
+
+class Delivery(Enum):
+    """How a message ended."""
+
+    SENT = "sent"
+    BLOCKED = "blocked"
+    """The recipient blocked the bot, or the bot may not write to the group (403)."""
+    REFUSED = "refused"
+    """Telegram refused it for good (a 400: chat not found, a bad message)."""
+    SUPERSEDED = "superseded"
+    """Not worth sending any more (a reminder of a turn that has passed)."""
+    LOST = "lost"
+    """Every try failed on flood waits or the network."""
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more can be done for it (a restart would not help either)."""
+        return self is not Delivery.LOST
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +175,14 @@ class TelegramOutbox:
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
-        self._replies: dict[int, dict[object, tuple[Message, str, dict[str, Any]]]] = {}
-        """Per group, the replies waiting for its pace, by who asked what (newest wins)."""
+        self._replies: dict[int, dict[object, list[tuple[Message, str, dict[str, Any]]]]] = {}
+        """Per group, the replies waiting for its pace, by who asked what: the replies to
+        the newest such request only."""
+        self._answering: set[int] = set()
+        """Groups whose queued replies are being sent."""
         self.replies_dropped = 0
+        self.delivered: Counter[str] = Counter()
+        """Messages by how they ended (`Delivery`), and tries that met a flood wait."""
 
     # ----------------------------------------------------------------- what the chat shows
 
@@ -315,6 +349,56 @@ class TelegramOutbox:
         if live.status is not TableStatus.CLOSED and self.told is not None:
             await self.told.shown(live, shown)
 
+    # ----------------------------------------------------------------- the sending path
+
+    async def _deliver(self, what: str, chat_id: int, send: Callable[[], Awaitable[object]],
+                       *, paced: bool = False,
+                       wanted: Callable[[], bool] | None = None) -> Delivery:
+        """Send one message the way every message but the table's goes out: through the
+        group's pace when `paced`, again after a flood wait (as long as Telegram asks) or a
+        network error (backing off), until it is sent, refused for good, no longer
+        `wanted`, or `SEND_TRIES` are used up. Each end is counted; losses are logged."""
+        backoff = 1.0
+        for attempt in range(1, SEND_TRIES + 1):
+            if wanted is not None and not wanted():
+                log.info("%s to %s superseded before try %d", what, chat_id, attempt)
+                return self._ended(Delivery.SUPERSEDED)
+            if paced:
+                await self.pace.slot(chat_id, URGENT)
+            try:
+                await send()
+            except RetryAfter as err:
+                pause = _retry_delay(err)
+                self.delivered["flood waits"] += 1
+                log.info("%s to %s: flood wait of %.1f s (try %d)", what, chat_id, pause,
+                         attempt)
+            except ChatMigrated as err:
+                self._chat_moved(chat_id, err.new_chat_id)
+                return self._ended(Delivery.REFUSED)
+            except Forbidden as err:
+                log.info("%s to %s: blocked (%s)", what, chat_id, err)
+                if chat_id < 0:
+                    self._chat_gone(chat_id)
+                return self._ended(Delivery.BLOCKED)
+            except BadRequest as err:
+                log.info("%s to %s refused: %s", what, chat_id, err)
+                return self._ended(Delivery.REFUSED)
+            except (TimedOut, NetworkError) as err:
+                pause, backoff = backoff, min(BACKOFF_MAX, backoff * 2)
+                log.info("%s to %s: %s (try %d)", what, chat_id, err, attempt)
+            except TelegramError as err:
+                log.info("%s to %s refused: %s", what, chat_id, err)
+                return self._ended(Delivery.REFUSED)
+            else:
+                return self._ended(Delivery.SENT)
+            await asyncio.sleep(pause)
+        log.warning("%s to %s lost after %d tries", what, chat_id, SEND_TRIES)
+        return self._ended(Delivery.LOST)
+
+    def _ended(self, how: Delivery) -> Delivery:
+        self.delivered[how.value] += 1
+        return how
+
     # ----------------------------------------------------------------- private messages
 
     def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
@@ -324,28 +408,28 @@ class TelegramOutbox:
 
     async def _send_all(self, live: Live, hands: list[tuple[PrivateHand, str | None]],
                         hand_id: int, rounds: int) -> None:
-        await asyncio.gather(*(self._send_cards(live, private, language)
-                               for private, language in hands))
-        if self.told is not None:
+        ended = await asyncio.gather(*(self._send_cards(live, private, language, hand_id)
+                                       for private, language in hands))
+        if self.told is not None and all(how.settled for how in ended):
             # Until this is recorded, a restart sends the round's cards again.
             await self.told.cards_sent(live, hand_id, rounds)
 
-    async def _send_cards(self, live: Live, private: PrivateHand, language: str | None) -> None:
+    async def _send_cards(self, live: Live, private: PrivateHand, language: str | None,
+                          hand_id: int) -> Delivery:
         player = private.player
         tr = self.translations.get(language)
-        try:
-            if player == live.chat_id:
-                # A practice table's cards go into the chat of its table message: its pace.
-                await self.pace.slot(player, URGENT)
-            chat = await self.chat_info(live.chat_id)
-            await self.app.bot.send_message(
-                player, render_cards(tr, private, None if chat is None else chat.title),
-                parse_mode=ParseMode.HTML)
-        except Forbidden:
+        chat = await self.chat_info(live.chat_id)
+        text = render_cards(tr, private, None if chat is None else chat.title)
+        how = await self._deliver(
+            "cards", player,
+            lambda: self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML),
+            # A practice table's cards go into the chat of its table message: its pace.
+            paced=player == live.chat_id,
+            wanted=lambda: live.hand_id == hand_id and live.hand is not None)
+        if how is Delivery.BLOCKED:
             # Blocked or never started: "My cards" still shows his hand in the group.
             await self._no_private_chat(player)
-        except TelegramError as err:
-            log.info("table %s: cards to %s not sent (%s)", live.id, player, err)
+        return how
 
     async def _no_private_chat(self, player: int) -> None:
         if self.told is not None:
@@ -379,10 +463,8 @@ class TelegramOutbox:
             text = tr.format(replies.TABLE_CLOSED_NO_GROUP,
                              group=info.title if info is not None and info.title
                              else tr.gettext(replies.YOUR_GROUP))
-            try:
-                await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML)
-            except TelegramError as err:
-                log.info("table %s: %s not told that it closed (%s)", live.id, player, err)
+            await self._deliver("closing notice", player, partial(
+                self.app.bot.send_message, player, text, parse_mode=ParseMode.HTML))
 
     # ----------------------------------------------------------------- replies
 
@@ -392,38 +474,39 @@ class TelegramOutbox:
         (`key`) replaces the one still waiting."""
         kwargs.setdefault("parse_mode", ParseMode.HTML)
         if message.chat.type == "private":
-            self._background(self._reply_now(message, text, kwargs))
+            self._background(self._reply_now(message, text, kwargs, paced=False))
             return
         queue = self._replies.setdefault(message.chat_id, {})
-        if queue.pop(key, None) is not None:
-            self.replies_dropped += 1
-        queue[key] = (message, text, kwargs)
+        waiting = queue.pop(key, [])
+        if waiting and waiting[0][0].message_id != message.message_id:
+            self.replies_dropped += len(waiting)  # an earlier request of the same
+            waiting = []
+        queue[key] = [*waiting, (message, text, kwargs)]
         while len(queue) > REPLIES_KEPT:
-            del queue[next(iter(queue))]
-            self.replies_dropped += 1
-        if len(queue) == 1:
+            self.replies_dropped += len(queue.pop(next(iter(queue))))
+        if message.chat_id not in self._answering:
+            self._answering.add(message.chat_id)
             self._background(self._send_replies(message.chat_id))
 
     async def _send_replies(self, chat_id: int) -> None:
-        queue = self._replies.get(chat_id)
-        while queue:
-            await self.pace.slot(chat_id, URGENT)
-            if not queue:
-                self.pace.give_back(chat_id)
-                break
-            key = next(iter(queue))
-            message, text, kwargs = queue.pop(key)
-            await self._reply_now(message, text, kwargs)
-        if not self._replies.get(chat_id):
-            self._replies.pop(chat_id, None)
-
-    async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any]) -> None:
         try:
-            await message.reply_text(text, **kwargs)
-        except ChatMigrated as err:
-            self._chat_moved(message.chat_id, err.new_chat_id)
-        except TelegramError as err:
-            log.info("could not reply in chat %s: %s", message.chat_id, err)
+            queue = self._replies.get(chat_id)
+            while queue:
+                key = next(iter(queue))
+                waiting = queue[key]
+                message, text, kwargs = waiting.pop(0)
+                if not waiting:
+                    del queue[key]
+                await self._reply_now(message, text, kwargs, paced=True)
+        finally:
+            self._answering.discard(chat_id)
+            if not self._replies.get(chat_id):
+                self._replies.pop(chat_id, None)
+
+    async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any], *,
+                         paced: bool) -> None:
+        await self._deliver("reply", message.chat_id,
+                            partial(message.reply_text, text, **kwargs), paced=paced)
 
     # ----------------------------------------------------------------- the group itself
 
@@ -448,18 +531,10 @@ class TelegramOutbox:
 
     async def group_message(self, chat_id: int, thread_id: int | None, text: str) -> bool:
         """A new message in a group, through the group's pace, ahead of edits."""
-        await self.pace.slot(chat_id, URGENT)
-        try:
-            await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
-                                            message_thread_id=thread_id,
-                                            disable_web_page_preview=True)
-        except ChatMigrated as err:
-            self._chat_moved(chat_id, err.new_chat_id)
-            return False
-        except TelegramError as err:
-            log.info("could not write to chat %s: %s", chat_id, err)
-            return False
-        return True
+        how = await self._deliver("group message", chat_id, partial(
+            self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML,
+            message_thread_id=thread_id, disable_web_page_preview=True), paced=True)
+        return how is Delivery.SENT
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` as one of the application's tasks: its errors reach the error
@@ -547,12 +622,13 @@ class TelegramOutbox:
 
     def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         """Tell `player` privately that the table waits for him (in the background)."""
-        self._background(self._remind(live, player, language, left))
-
-    async def _remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         hand = live.hand
-        if hand is None:
-            return
+        if hand is not None:
+            self._background(self._remind(live, hand, len(hand.actions), player, language,
+                                          left))
+
+    async def _remind(self, live: Live, hand: Hand, turn: int, player: int,
+                      language: str | None, left: int) -> None:
         chat = await self.chat_info(live.chat_id)
         tr = self.translations.get(language)
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
@@ -560,13 +636,13 @@ class TelegramOutbox:
                                                     self.message_id(live.id))
         keyboard = None if link is None else InlineKeyboardMarkup(
             [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]])
-        try:
-            await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
-                                            reply_markup=keyboard)
-        except Forbidden:
+        how = await self._deliver(
+            "reminder", player,
+            partial(self.app.bot.send_message, player, text, parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard),
+            wanted=lambda: live.hand is hand and len(hand.actions) == turn)
+        if how is Delivery.BLOCKED:
             await self._no_private_chat(player)
-        except TelegramError as err:
-            log.info("table %s: reminder to %s not sent (%s)", live.id, player, err)
 
     def stop(self) -> None:
         for writer in self._writers.values():
