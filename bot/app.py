@@ -46,7 +46,6 @@ from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.table_settings import TableSettings
 from bot.texts import COMMANDS
-from engine import new_seed
 
 log = logging.getLogger(__name__)
 
@@ -128,11 +127,12 @@ def build_application(
     settings: Settings,
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
     *,
-    seed_source: Callable[[], bytes] = new_seed,
+    seed_source: Callable[[], bytes] | None = None,
 ) -> AnyApp:
     """The application with every handler; `start_services` runs in its post_init.
 
-    `seed_source` gives each hand its secret seed (tests inject known ones).
+    `seed_source`, for tests only, deals every hand from a known seed instead of the
+    table's derivation (docs/FAIRNESS.md).
     """
     if builder is None:
         builder = (
@@ -159,7 +159,7 @@ def build_application(
 
 
 async def start_services(
-    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] = new_seed
+    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] | None = None
 ) -> Services:
     """Open the store, bring back every table, and register the command list."""
     # Wallet movements and settled hands are forced to disk (FULL); in-hand steps survive a
@@ -192,7 +192,8 @@ async def start_services(
     return services
 
 
-async def _started(app: AnyApp, settings: Settings, seed_source: Callable[[], bytes]) -> None:
+async def _started(app: AnyApp, settings: Settings,
+                   seed_source: Callable[[], bytes] | None) -> None:
     await start_services(app, settings, seed_source)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from bot import errors
+from bot import errors, fairness
 from bot.i18n import N_, normalize_language
 from bot.names import display_name, distinct
 from bot.render import (
@@ -32,7 +32,7 @@ from bot.store import Store, TableStatus
 from bot.store.errors import InsufficientChips, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.table_settings import BadSetting, TableSettings, change
-from engine import Act, Action, Hand, Phase, new_seed
+from engine import Act, Action, Hand, Phase
 from engine.events import Dealt, Event, RoundStarted
 from engine.table import Table, TableSeat
 
@@ -126,6 +126,11 @@ class Live:
     """/endgame came during a hand: the table closes when that hand ends."""
     deadline: float | None = None
     """When `wait` runs out (seconds since the epoch), as the table message shows it."""
+    played: int = 0
+    """Hands dealt at this table (`hand_no` is the chat's number of the last one)."""
+    table_commitment: str = ""
+    table_secret: str | None = None
+    """Revealed when the table closes (see bot.fairness)."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -149,6 +154,7 @@ class Live:
             deadline=None if wait is None and (self.wait is None
                                                or self.wait.kind is not WaitKind.AUTOSTART)
             else self.deadline,
+            table_commitment=self.table_commitment, table_secret=self.table_secret,
         )
 
 
@@ -204,7 +210,7 @@ class Games:
         *,
         defaults: TableSettings,
         starting_chips: int,
-        seed_source: Callable[[], bytes] = new_seed,
+        seed_source: Callable[[], bytes] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -305,6 +311,7 @@ class Games:
                 await self.store.chats.set_language(chat_id, language)
             live = Live(row.id, chat_id, thread_id, creator.id, settings,
                         Table(settings.rules()), language=language)
+            live.table_commitment = await fairness.table_commitment(self.store, row.id)
             live.name(creator.id, creator.name)
             self._register(live)
         self._opening.pop(place, None)
@@ -527,15 +534,22 @@ class Games:
             await self._close(live, _why_no_deal(live.table))
             return
         await self._take_settings(live)
-        hand = live.table.deal(self.seed_source())
         try:
-            hand_id = await self.store.hands.open(live.id, hand)
+            deal = await fairness.next_deal(self.store, live.id,
+                                            [s.player for s in live.table.seats])
+            # A test may deal from a seed of its own; then the hand has no derivation to prove.
+            fixed = None if self.seed_source is None else self.seed_source()
+            hand = live.table.deal(deal.key if fixed is None else fixed)
+            hand_id = await self.store.hands.open(
+                live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds))
+            live.hand_no = (await self.store.hands.get(hand_id)).number
         except StoreError as err:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
         live.hand, live.hand_id = hand, hand_id
-        live.hand_no += 1
+        live.played += 1
+        live.table_commitment = deal.commitment
         live.status = TableStatus.PLAYING
         live.outcome = live.note = None
         if hand.is_over:
@@ -603,6 +617,7 @@ class Games:
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
         live.hand = None
         await self.store.tables.close(live.id)
+        live.table_secret = await fairness.reveal(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.wait = None
@@ -658,6 +673,8 @@ class Games:
             start, keep,
         )
         live.hand_no = 0 if last is None else last.number
+        live.played = await self.store.hands.count(live.id)
+        live.table_commitment = await fairness.table_commitment(self.store, live.id)
         for s in seats:
             if s.user_id not in live.names:
                 user = await self.store.users.get(s.user_id)

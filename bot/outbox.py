@@ -465,7 +465,7 @@ class TelegramOutbox:
             log.warning("table %s: no results message, the ledger could not be read: %s",
                         live.id, err)
             return
-        if live.hand_no == 0 or not nets:
+        if live.played == 0 or not nets:
             return
         names = dict(live.names)
         for result in nets:
@@ -475,7 +475,7 @@ class TelegramOutbox:
                 except StoreError:
                     names[result.user_id] = "?"
         tr = self.translations.get(live.language)
-        results = Results(live.hand_no, tuple((r.user_id, r.net) for r in nets), biggest)
+        results = Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest)
         await self.group_message(live.chat_id, live.thread_id, results_text(tr, names, results))
 
     # ----------------------------------------------------------------- reminders

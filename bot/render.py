@@ -43,8 +43,6 @@ MAX_NAME = 24
 LAST_ACTIONS = 4
 """How many of the latest actions the table message tells in words."""
 
-COMMITMENT_PREFIX = 12
-"""Hex digits of the deck commitment a card message carries (enough to compare by eye)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +61,8 @@ class Outcome:
     """(player, cards, points) of everyone who showed."""
     won: tuple[tuple[tuple[int, ...], int, int | None], ...]
     """(winners, amount, points or None) per pot paid."""
-    decks: tuple[tuple[str, str], ...] = ()
-    """(deck order, salt) of every round, to check against the commitments."""
+    proof: bool = False
+    """The hand is over: point to its proof (/hand N)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +93,10 @@ class TableView:
     """The time zone of that clock time (None: the server's own)."""
     private: bool = False
     """A practice table in a private chat: a new one is opened with /practice."""
+    table_commitment: str = ""
+    """SHA-256 of the table's secret, shown before its first decision (docs/FAIRNESS.md)."""
+    table_secret: str | None = None
+    """The table's secret, shown once the table has closed (if its settings reveal it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +153,7 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
         lines += _until(view, tr)
     if view.note:
         lines.append(tr.gettext(view.note))
+    lines += _fairness_lines(view, tr)
     row = (
         (tr.gettext("Join"), Press(view.table_id, 0, 0, Button.JOIN).encode()),
         (tr.gettext("Leave"), Press(view.table_id, 0, 0, Button.LEAVE).encode()),
@@ -165,9 +168,24 @@ def _closed(view: TableView, tr: Translator) -> Screen:
         lines += ["", *_outcome_lines(view, tr, view.outcome)]
     if view.note:
         lines += ["", tr.gettext(view.note)]
+    lines += _fairness_lines(view, tr)
     lines += ["", tr.gettext("Start a new one with /practice.") if view.private
               else tr.gettext("Start a new one with /newgame.")]
     return Screen("\n".join(lines))
+
+
+def _fairness_lines(view: TableView, tr: Translator) -> list[str]:
+    """The table's commitment (SHA-256 of its secret), and the secret once it is revealed."""
+    if view.table_secret:
+        return ["", tr.format("🔓 Table secret: <code>{secret}</code>", secret=view.table_secret)]
+    if view.table_commitment:
+        return ["", tr.format("🔐 Table: <code>{hash}</code>", hash=view.table_commitment)]
+    return []
+
+
+def deck_line(tr: Translator, commitment: str) -> str:
+    """The full commitment of a round's deck, as the table and the card messages show it."""
+    return tr.format("🔐 Deck: <code>{hash}</code>", hash=commitment)
 
 
 def _since_svara(hand: Hand) -> list[Event]:
@@ -277,6 +295,9 @@ def _playing(view: TableView, tr: Translator) -> Screen:
                                     count=hand.round_no - 1)
     lines: list[str] = [title, tr.format("Pot: <b>{pot}</b> · dealer {dealer}", pot=hand.pot,
                               dealer=_name(view, hand.seats[hand.dealer].player))]
+    if hand.commitment:
+        # Before the round's first decision (a blind, a svara buy-in): its deck is fixed.
+        lines.append(deck_line(tr, hand.commitment))
     if view.closing:
         lines.append(tr.gettext("🔚 Closing after this hand: then every stack goes back."))
     lines.append("")
@@ -409,6 +430,7 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
                                                                      else ""))
     if view.note:
         lines += ["", tr.gettext(view.note)]
+    lines += _fairness_lines(view, tr)
     if view.wait_seconds:
         lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds)),
                   *_until(view, tr)]
@@ -436,7 +458,7 @@ def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[st
         else:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=names,
                                    pot=amount, points=tr.points(best)))
-    if outcome.decks and view.hand_no:
+    if outcome.proof and view.hand_no:
         lines.append(tr.format("🔐 fairness: /hand {n}", n=view.hand_no))
     return lines
 
@@ -487,9 +509,8 @@ def outcome_of(hand: Hand, since: int = 0, *, decks: bool = True) -> Outcome:
                   for e in events if isinstance(e, Shown))
     won = tuple((tuple(hand.seats[w].player for w in e.winners), e.amount, e.points)
                 for e in events if isinstance(e, PotWon))
-    # The whole deck is no longer revealed: the proof (shown cards only) is under /hand N.
-    del decks
-    return Outcome(shown, won)
+    # The proof (shown cards only, the table secret once revealed) is under /hand N.
+    return Outcome(shown, won, proof=decks and hand.is_over)
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,7 +536,7 @@ def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[Priv
 
 def render_cards(tr: Translator, private: PrivateHand, group: str | None = None) -> str:
     """The private message with a player's cards: the group and the hand it is for, his
-    points, the start of the deck commitment (the full proof is in /hand N) and the
+    points, the deck's full commitment (the proof is in /hand N afterwards) and the
     openings of his cards (position, card, salt) to check against that proof."""
     where = [escape(group)] if group else []
     where.append(tr.format("hand {n}", n=private.hand_no))
@@ -527,7 +548,7 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
         tr.format("Hand {n}: <b>{cards}</b>", n=private.hand_no,
                   cards=cards_text(private.cards)),
         tr.format("Points: <b>{points}</b>", points=private.points),
-        tr.format("🔐 <code>{prefix}</code>", prefix=private.commitment[:COMMITMENT_PREFIX]),
+        deck_line(tr, private.commitment),
     ]
     if private.openings:
         lines.append(tr.gettext("Your cards in the deck (position|card|salt), to check "
