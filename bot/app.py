@@ -171,7 +171,7 @@ async def start_services(
                   starting_chips=settings.starting_chips, seed_source=seed_source)
     outbox.on_timer = games.on_timer
     services = Services(store, games, translations, outbox, link_secret(settings),
-                        Languages(store, translations))
+                        Languages(store, translations), settings.verify_url)
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back

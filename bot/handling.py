@@ -69,6 +69,8 @@ class Services:
     """Signs the join links, so a link opens only the table it was made for."""
     languages: Languages
     """Who reads which language (`bot.languages`)."""
+    verify_url: str | None = None
+    """Where docs/verify.html is served, for the link /hand N gives (None: no link)."""
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

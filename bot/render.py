@@ -13,6 +13,8 @@ from datetime import datetime, tzinfo
 
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
+from bot.proof import link as proof_link
+from bot.proof import seat_positions
 from bot.store.history import PlayedHand, PlayerStats, Standing
 from bot.store.models import TableStatus
 from bot.store.statement import Entry, Statement
@@ -677,10 +679,10 @@ def winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> H
     who = Html(", ".join(escape(short_name(names.get(hand.seats[w].player, "?")))
                          for w in main.winners))
     if main.points is None:
-        line = tr.format("#{id} · {who} takes {pot}", id=played.row.id, who=who, pot=pot)
+        line = tr.format("#{id} · {who} takes {pot}", id=played.row.number, who=who, pot=pot)
     else:
-        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
-                         pot=pot, points=tr.points(main.points))
+        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.number,
+                         who=who, pot=pot, points=tr.points(main.points))
     if any(isinstance(e, SvaraOpened) for e in hand.events):
         line = Html(line + " · " + tr.pgettext("history", "svara"))
     return line
@@ -716,8 +718,7 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
         return escape(short_name(names.get(hand.seats[seat].player, "?")))
 
     lines: list[str] = [
-        tr.format("📜 Hand #{id}", id=row.id),
-        tr.format("Table hand {n} · {date}", n=row.number, date=date_text(row.started_at)),
+        tr.format("📜 Hand {n} · {date}", n=row.number, date=date_text(row.started_at)),
         tr.format("Dealer {name}; stacks at the start: {stacks}", name=name(hand.dealer),
                   stacks=Html(", ".join(f"{name(i)} {s['stack']}" for i, s in
                                         enumerate(hand.start_json()["seats"])))),
@@ -742,32 +743,60 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
                                    pot=won.amount, points=tr.points(won.points)))
     lines += ["", tr.gettext(
-        "🔐 <b>Fairness proof</b> (next message, one per round). Before the deal the bot "
-        "published the commitment: SHA-256 of the 32 position hashes joined by single "
-        "spaces. Each position hash is SHA-256 of <code>position|card|salt</code>. Only "
-        "the cards shown are opened; folded cards stay hidden behind their hashes.")]
-    lines.append(tr.gettext(
-        "Check in a shell: <code>printf '%s' 'HASHES' | sha256sum</code> gives the "
-        "commitment, and <code>printf '%s' '1|Kh|SALT' | sha256sum</code> gives hash number "
-        "1. In Python: <code>hashlib.sha256(text.encode()).hexdigest()</code>. Your own "
-        "cards' openings came with your cards."))
+        "🔐 <b>Fairness proof</b> (next messages, one per round). Before the round's first "
+        "decision the bot published the deck's commitment: SHA-256 of the 32 position hashes "
+        "joined by single spaces. Each position hash is SHA-256 of "
+        "<code>position|card|salt</code>. Only the cards shown are opened; folded cards "
+        "stay hidden behind their hashes.")]
     return "\n".join(lines)
 
 
-def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
-    """One message per round: commitment, the 32 hashes, the opened positions."""
+def proof_texts(tr: Translator, names: dict[int, str], played: PlayedHand,
+                verify_url: str | None = None) -> list[str]:
+    """After /hand N: what the deck came from, then one message per round (commitment,
+    the 32 hashes, the positions each seat held, the opened positions)."""
+    hand, proof = played.hand, played.proof
+
+    def name(seat: int) -> Html:
+        return escape(short_name(names.get(hand.seats[seat].player, "?")))
+
     out: list[str] = []
+    if proof is not None:
+        lines: list[str] = [
+                 tr.format("🔐 Hand {n}: where its decks came from", n=played.row.number),
+                 tr.format("Table commitment, SHA-256 of its secret: <code>{hash}</code>",
+                           hash=proof.table_commitment),
+                 tr.format("Nonce (deal number at the table): {nonce}", nonce=proof.nonce),
+                 tr.gettext("SHA-256 of each player's seed (/seed), in seat order:")]
+        lines += [f"{name(i)}: <code>{h}</code>" for i, h in enumerate(proof.seeds)]
+        if proof.secret is not None:
+            lines.append(tr.format("Table secret: <code>{secret}</code>", secret=proof.secret))
+        else:
+            lines.append(tr.gettext("The table secret is revealed when the table closes: "
+                                    "then every deck can be recomputed."))
+        out.append("\n".join(lines))
     for r in played.row.reveal or []:
-        lines = [tr.format("🔐 Hand #{id}, round {round}", id=played.row.id, round=r["round"]),
+        held = seat_positions(played, int(r["round"]))
+        lines = [tr.format("🔐 Hand {n}, round {round}", n=played.row.number,
+                           round=r["round"]),
                  tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
                  tr.gettext("Position hashes 1 to 32 (HASHES):"),
                  f"<pre>{' '.join(r['hashes'])}</pre>"]
+        if held:
+            lines.append(tr.format("Positions held: {seats}", seats=Html(" · ".join(
+                f"{name(seat)} {' '.join(map(str, positions))}"
+                for seat, positions in held.items()))))
         if r["open"]:
             lines.append(tr.gettext("Opened positions (position|card|salt):"))
             lines.append("<pre>" + "\n".join(f"{p}|{c}|{s}" for p, c, s in r["open"]) + "</pre>")
         else:
             lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
         out.append("\n".join(lines))
+    if verify_url and out:
+        out[-1] += "\n\n" + tr.format(
+            '✅ <a href="{url}">Check this hand in your browser</a> (docs/verify.html: the '
+            "proof stays in the link, no server sees it).",
+            url=Html(escape(proof_link(verify_url, played, names))))
     return out
 
 

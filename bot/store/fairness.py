@@ -85,6 +85,20 @@ async def record_proof(conn: Conn, hand_id: int, nonce: int, seeds: Sequence[str
                   (hand_id, nonce, json.dumps(list(seeds))))
 
 
+async def read_proof(conn: Conn, hand_id: int) -> HandProof | None:
+    """A hand's inputs, with the table secret if it has been revealed (None for a hand
+    dealt without them: before this scheme, or from a test's fixed seed)."""
+    row = await fetchone(
+        conn,
+        "SELECT p.nonce, p.seeds, s.commitment, s.secret, s.revealed FROM hand_proofs p"
+        " JOIN hands h ON h.id = p.hand_id JOIN table_secrets s ON s.table_id = h.table_id"
+        " WHERE p.hand_id = ?", (hand_id,))
+    if row is None:
+        return None
+    return HandProof(int(row[0]), tuple(json.loads(row[1])), str(row[2]),
+                     str(row[3]) if row[4] else None)
+
+
 class Fairness:
     """Table secrets, player seeds and hand proofs. Each method is one transaction."""
 
@@ -134,13 +148,5 @@ class Fairness:
             conn, "UPDATE table_secrets SET revealed = 1 WHERE table_id = ?", (table_id,)))
 
     async def proof(self, hand_id: int) -> HandProof | None:
-        """A hand's inputs, with the table secret if it has been revealed (None for a hand
-        dealt without them: before this scheme, or from a test's fixed seed)."""
-        row = await self._db.fetchone(
-            "SELECT p.nonce, p.seeds, s.commitment, s.secret, s.revealed FROM hand_proofs p"
-            " JOIN hands h ON h.id = p.hand_id JOIN table_secrets s ON s.table_id = h.table_id"
-            " WHERE p.hand_id = ?", (hand_id,))
-        if row is None:
-            return None
-        return HandProof(int(row[0]), tuple(json.loads(row[1])), str(row[2]),
-                         str(row[3]) if row[4] else None)
+        """A hand's inputs, with the table secret if it has been revealed."""
+        return await self._db.read(lambda conn: read_proof(conn, hand_id))
