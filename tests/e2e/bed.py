@@ -250,7 +250,7 @@ class Deal:
         if f"{self.name}: {self.shown} ({self.points})" not in lines:
             return False
         title = lines[0]
-        if title == f"📜 Hand #{self.hand_id}":  # /hand N, asked after the hand
+        if title.startswith(f"📜 Hand {self.hand_no} · "):  # /hand N, asked after the hand
             return self.over
         if title == "🃏 Svara: the table is closed.":
             return self.over and self.last
