@@ -617,7 +617,8 @@ class Games:
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
         live.hand = None
         await self.store.tables.close(live.id)
-        live.table_secret = await fairness.reveal(self.store, live.id)
+        if live.settings.reveal:
+            live.table_secret = await fairness.reveal(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.wait = None
