@@ -12,9 +12,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
+
+import pytest
 
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
@@ -106,8 +109,25 @@ def svara_story(table: Table, secret: str, seeds: dict[int, str]) -> bool:
 VERA: list[int] = []
 
 
-async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
-    check = docs_checker()
+@dataclass
+class Played:
+    """What the players of the story received."""
+
+    players: list[Player]
+    seeds: dict[int, str]
+    table_commitment: str
+    """From the lobby's first screen, before anything was decided."""
+    screens: list[str]
+    """Every version of every table message."""
+    secret: str
+    """From the closed table."""
+    link: str
+    """From /hand 1."""
+
+
+async def play_story(bed: Bed) -> Played:
+    """A hand of three with a svara Vera buys into and a restart in the svara, then
+    /endgame and /hand 1."""
     bed.derive = True
     bed.overrides["verify_url"] = VERIFY
     await bed.restart()
@@ -162,7 +182,14 @@ async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
     await boris.send(group, "/hand 1")
     await bed.idle()
     answer = group.bot_messages()[before:]
-    link = hand_link(answer)
+    return Played(players, seeds, table_commitment, every, secret, hand_link(answer))
+
+
+async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
+    check = docs_checker()
+    played = await play_story(bed)
+    players, seeds, every, secret = played.players, played.seeds, played.screens, played.secret
+    table_commitment, link = played.table_commitment, played.link
     f = fields(link)
     assert check["check"](link.partition("#")[2]) is True
 
@@ -206,3 +233,69 @@ async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
                 assert sha(f"{q}|{card}|{salt}") == hashes[64 * (q - 1):64 * q]
             dealt += 1
     assert dealt >= 6  # three card messages in the first round, three in the svara
+
+
+def tamper(fragment: str) -> tuple[str, int]:
+    """The proof with the first opened card of the deal changed; and its position."""
+    f = dict(part.split("=", 1) for part in fragment.split("&"))
+    first, _, rest = f["o1"].partition(".")
+    position, card, salt = first.split("-")
+    other = "7c" if card != "7c" else "7d"
+    f["o1"] = ".".join(x for x in (f"{position}-{other}-{salt}", rest) if x)
+    return "&".join(f"{k}={v}" for k, v in f.items()), int(position)
+
+
+async def test_the_docs_check_refuses_a_changed_card(bed: Bed) -> None:
+    check = docs_checker()
+    played = await play_story(bed)
+    fragment = played.link.partition("#")[2]
+    assert check["check"](fragment) is True
+    assert check["check"](tamper(fragment)[0]) is False
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+PAGE = DOCS.parent / "verify.html"
+BROWSER = CHROMIUM.exists() and DRIVER.exists()
+
+
+async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
+    """docs/verify.html in headless Chromium: a played hand's link verifies, position by
+    position; the same link with one card changed does not."""
+    pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
+    if not BROWSER:
+        pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    played = await play_story(bed)
+    fragment = played.link.partition("#")[2]
+    tampered, position = tamper(fragment)
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+
+    def verdict(wanted: str) -> str:
+        WebDriverWait(driver, 30).until(
+            lambda d: d.find_element(By.ID, "verdict").get_attribute("data-ok") == wanted)
+        return str(driver.find_element(By.ID, "verdict").text)
+
+    try:
+        driver.get(f"{PAGE.as_uri()}#{fragment}")
+        assert verdict("true").startswith("Verified: all")
+        for round_no in (1, 2):
+            rows = driver.find_elements(By.CSS_SELECTOR, f'table[data-round="{round_no}"] tr.ok')
+            assert len(rows) == 32, round_no
+        assert "✓" in driver.find_element(By.ID, "secret").text
+
+        driver.get(f"{PAGE.as_uri()}#{tampered}")
+        assert verdict("false").startswith("Not verified")
+        bad = driver.find_elements(By.CSS_SELECTOR, 'table[data-round="1"] tr.bad')
+        assert [row.get_attribute("data-position") for row in bad] == [str(position)]
+        assert len(driver.find_elements(By.CSS_SELECTOR, 'table[data-round="2"] tr.ok')) == 32
+    finally:
+        driver.quit()
