@@ -793,10 +793,11 @@ def proof_texts(tr: Translator, names: dict[int, str], played: PlayedHand,
             lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
         out.append("\n".join(lines))
     if verify_url and out:
+        url = escape(proof_link(verify_url, played, names))
+        words = escape(tr.gettext("Check this hand in your browser"))
         out[-1] += "\n\n" + tr.format(
-            '✅ <a href="{url}">Check this hand in your browser</a> (docs/verify.html: the '
-            "proof stays in the link, no server sees it).",
-            url=Html(escape(proof_link(verify_url, played, names))))
+            "✅ {link} (docs/verify.html: the proof stays in the link, no server sees it).",
+            link=Html(f'<a href="{url}">{words}</a>'))
     return out
 
 
