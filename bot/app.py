@@ -44,6 +44,7 @@ from bot.practice import Practice
 from bot.routes import register
 from bot.settings import Settings
 from bot.store import Store, StoreError
+from bot.store.db import hide_statements
 from bot.table_settings import TableSettings
 from bot.texts import COMMANDS
 
@@ -144,6 +145,7 @@ def build_application(
             .get_updates_request(AiohttpRequest(pool_size=1))
         )
     hide_private_texts()  # before the first call: DEBUG logs must not show anyone's cards
+    hide_statements()  # nor a hand's seed or a table's secret, from the database's log
     if settings.rate_limit:
         builder = builder.rate_limiter(rate_limiter())
     app = (

@@ -73,6 +73,11 @@ def hide_statements() -> None:
         logger.addFilter(_STATEMENTS)
 
 
+def show_statements() -> None:
+    """Take the filter off again (tests prove with it that the filter is what hides)."""
+    logging.getLogger("aiosqlite").removeFilter(_STATEMENTS)
+
+
 async def _to_the_end(step: Awaitable[T]) -> T:
     """Await ``step`` to its end even if the caller is cancelled meanwhile, then re-raise.
 
@@ -150,7 +155,6 @@ class Database:
         if type(busy_timeout_ms) is not int or busy_timeout_ms < 0:
             raise ValueError("busy_timeout_ms must be a whole number >= 0")
         where = Path(path)
-        hide_statements()
         writer = await aiosqlite.connect(where, isolation_level=None)
         reader: Conn | None = None
         try:
