@@ -540,14 +540,13 @@ class Games:
             # A test may deal from a seed of its own; then the hand has no derivation to prove.
             fixed = None if self.seed_source is None else self.seed_source()
             hand = live.table.deal(deal.key if fixed is None else fixed)
-            hand_id = await self.store.hands.open(
+            hand_id, number = await self.store.hands.open_numbered(
                 live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds))
-            live.hand_no = (await self.store.hands.get(hand_id)).number
         except StoreError as err:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
-        live.hand, live.hand_id = hand, hand_id
+        live.hand, live.hand_id, live.hand_no = hand, hand_id, number
         live.played += 1
         live.table_commitment = deal.commitment
         live.status = TableStatus.PLAYING

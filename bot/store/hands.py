@@ -253,7 +253,13 @@ class Hands:
 
     async def open(self, table_id: int, hand: Hand,
                    proof: tuple[int, Sequence[str]] | None = None) -> int:
-        """Persist a started hand (start JSON, commitment, antes); return its id.
+        """Persist a started hand (see `open_numbered`); return its id."""
+        hand_id, _ = await self.open_numbered(table_id, hand, proof)
+        return hand_id
+
+    async def open_numbered(self, table_id: int, hand: Hand,
+                            proof: tuple[int, Sequence[str]] | None = None) -> tuple[int, int]:
+        """Persist a started hand (start JSON, commitment, antes); return its id and number.
 
         The hand's seats must be the table's seated players with their stacks as the
         database has them (`HandMismatch` otherwise); one open hand per table
@@ -268,7 +274,7 @@ class Hands:
         commitment = hand.commitment
         now = self._now()
 
-        async def work(conn: Conn) -> int:
+        async def work(conn: Conn) -> tuple[int, int]:
             await live_table(conn, table_id)
             busy = await fetchone(conn, "SELECT id FROM hands WHERE table_id = ?"
                                         " AND status = 'open'", (table_id,))
@@ -293,9 +299,10 @@ class Hands:
             hand_id = int(cursor.lastrowid or 0)
             if proof is not None:
                 await record_proof(conn, hand_id, proof[0], proof[1])
-            await post_moves(conn, await get_hand(conn, hand_id), moves, seq=0, at=now)
+            row = await get_hand(conn, hand_id)
+            await post_moves(conn, row, moves, seq=0, at=now)
             await execute(conn, "UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
-            return hand_id
+            return hand_id, row.number
 
         return await self._db.write(work, step=True)
 
