@@ -299,3 +299,24 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
         assert len(driver.find_elements(By.CSS_SELECTOR, 'table[data-round="2"] tr.ok')) == 32
     finally:
         driver.quit()
+
+
+async def test_seed_shows_sets_and_refuses_plainly(bed: Bed) -> None:
+    ana = bed.players("Ana")[0]
+    group = bed.group(ana)
+    steady_clock(bed)
+    await ana.start_bot()
+    assert await reply(bed, ana, ana.dm, "/seed") == [
+        "You have no seed yet: a random one is drawn for you at your first deal. Set your "
+        "own with /seed TEXT."]
+    for bad in ("/seed " + "x" * 65, "/seed tab\there"):
+        assert await reply(bed, ana, group, bad) == [
+            "Use /seed TEXT: 1 to 64 characters of your own, mixed into every deal at your "
+            "tables from the next one on."], bad
+    assert await bed.store.fairness.seed(ana.id) is None  # nothing changed
+    said = await reply(bed, ana, group, "/seed <b>my</b> & words")
+    assert said == [f"Your seed is now <b>my</b> & words (SHA-256 {sha('<b>my</b> & words')}): "
+                    "it is mixed into every deal at your tables from the next one on."]
+    assert await reply(bed, ana, ana.dm, "/seed") == [
+        f"Your seed: <b>my</b> & words\nIts SHA-256, as the proof of each hand shows it: "
+        f"{sha('<b>my</b> & words')}\nChange it any time with /seed TEXT."]
