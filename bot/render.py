@@ -771,6 +771,10 @@ def proof_texts(tr: Translator, names: dict[int, str], played: PlayedHand,
         lines += [f"{name(i)}: <code>{h}</code>" for i, h in enumerate(proof.seeds)]
         if proof.secret is not None:
             lines.append(tr.format("Table secret: <code>{secret}</code>", secret=proof.secret))
+        elif proof.closed:
+            lines.append(tr.gettext("This table keeps its secret (setting reveal off): folded "
+                                    "cards stay private for good, and the decks cannot be "
+                                    "recomputed; the hashes below still check."))
         else:
             lines.append(tr.gettext("The table secret is revealed when the table closes: "
                                     "then every deck can be recomputed."))

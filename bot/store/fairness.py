@@ -43,6 +43,8 @@ class HandProof:
     table_commitment: str
     secret: str | None
     """The table secret once revealed (the table closed and its settings allow it)."""
+    closed: bool = False
+    """The table has closed (with ``secret`` None: it keeps its secret for good)."""
 
 
 def valid_seed(text: str) -> bool:
@@ -90,13 +92,13 @@ async def read_proof(conn: Conn, hand_id: int) -> HandProof | None:
     dealt without them: before this scheme, or from a test's fixed seed)."""
     row = await fetchone(
         conn,
-        "SELECT p.nonce, p.seeds, s.commitment, s.secret, s.revealed FROM hand_proofs p"
+        "SELECT p.nonce, p.seeds, s.commitment, s.secret, s.revealed, t.status FROM hand_proofs p"
         " JOIN hands h ON h.id = p.hand_id JOIN table_secrets s ON s.table_id = h.table_id"
-        " WHERE p.hand_id = ?", (hand_id,))
+        " JOIN tables t ON t.id = h.table_id WHERE p.hand_id = ?", (hand_id,))
     if row is None:
         return None
     return HandProof(int(row[0]), tuple(json.loads(row[1])), str(row[2]),
-                     str(row[3]) if row[4] else None)
+                     str(row[3]) if row[4] else None, row[5] == "closed")
 
 
 class Fairness:

@@ -50,3 +50,26 @@ async def test_the_second_table_of_a_chat_goes_on_counting(bed: Bed) -> None:
     for number in (1, 2):
         answer = await reply(bed, boris, group, f"/hand {number}")
         assert answer[0].splitlines()[0].startswith(f"📜 Hand {number} · "), answer
+
+
+async def test_reveal_off_keeps_the_table_secret(bed: Bed) -> None:
+    bed.derive = True
+    await bed.restart()
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    steady_clock(bed)
+    said = await reply(bed, ana, group, "/settings reveal off")
+    assert said and said[0].startswith("Saved."), said
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    await fold_a_hand(bed, group, ana, boris)
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    closed = [m for m in group.bot_messages() if (m.text or "").startswith("🃏 Svara: the table")]
+    last = closed[-1].text or ""
+    assert "🔓" not in last and "🔐 Table: " in last, last
+    answer = await reply(bed, boris, group, "/hand 1")
+    assert not any("Table secret" in a for a in answer), answer
+    assert any("This table keeps its secret (setting reveal off)" in a for a in answer), answer
+    row = await bed.store.db.fetchone("SELECT revealed FROM table_secrets")
+    assert row is not None and int(row[0]) == 0
