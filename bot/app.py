@@ -24,6 +24,7 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 
+from bot.clock import JobQueueAlarms
 from bot.games import Games
 from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
@@ -168,10 +169,13 @@ async def start_services(
     # crash of the process (NORMAL), and a power cut at worst rewinds an open hand a step.
     store = await Store.open(settings.database, synchronous="FULL", step_synchronous="NORMAL")
     translations = Translations.load()
-    outbox = TelegramOutbox(app, store, translations, GroupPace(settings.group_per_minute))
+    outbox = TelegramOutbox(app, translations, GroupPace(settings.group_per_minute))
+    alarms = JobQueueAlarms(app.job_queue)
     games = Games(store, outbox, defaults=table_defaults(settings),
-                  starting_chips=settings.starting_chips, seed_source=seed_source)
-    outbox.on_timer = games.on_timer
+                  starting_chips=settings.starting_chips, seed_source=seed_source,
+                  alarms=alarms)
+    outbox.told = games
+    app.bot_data["alarms"] = alarms
     services = Services(store, games, translations, outbox, link_secret(settings),
                         Languages(store, translations), settings.verify_url)
     app.bot_data["services"] = services
@@ -200,6 +204,9 @@ async def _started(app: AnyApp, settings: Settings,
 
 
 async def stop_services(app: AnyApp) -> None:
+    alarms = app.bot_data.pop("alarms", None)
+    if isinstance(alarms, JobQueueAlarms):
+        alarms.stop()
     outbox = app.bot_data.pop("outbox", None)
     if isinstance(outbox, TelegramOutbox):
         outbox.stop()

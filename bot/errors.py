@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bot.i18n import N_, Html, Translator
-from bot.store.errors import StoreError
+from bot.store import errors as store_errors
+from bot.store.errors import StorageFailure, StoreError
 from bot.store.practice import MAX_COMPUTERS
 from engine import GameError
 
@@ -207,9 +208,26 @@ def refusal(err: BaseException) -> BotError:
         return err
     if isinstance(err, GameError):
         return EngineRefusal(err)
+    if isinstance(err, StorageFailure):
+        return StoreBusy()  # the disk, not the request: nothing changed, try again
     if isinstance(err, StoreError):
-        return StoreBusy()
+        known = store_refusal(err)
+        return Failed() if known is None else known
     return Failed()
+
+
+def store_refusal(err: StoreError) -> BotError | None:
+    """The player's words for a refusal of the store (a rule of the table it enforces
+    itself), or None for one no player should meet: a bug."""
+    if isinstance(err, store_errors.TableFull):
+        return TableFull()
+    if isinstance(err, store_errors.AlreadySeated):
+        return AlreadySeated()
+    if isinstance(err, store_errors.TableClosed):
+        return NoTable()
+    if isinstance(err, store_errors.HandInProgress):
+        return WaitForHand()
+    return None
 
 
 class EngineRefusal(BotError):

@@ -9,20 +9,22 @@ must be shown or timed goes through the `Outbox`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Protocol
 
 from bot import errors, fairness
+from bot.clock import Alarms, Clock, Wait, WaitKind, Want
 from bot.i18n import N_, normalize_language
 from bot.names import display_name, distinct
 from bot.render import (
     Outcome,
     PrivateHand,
+    Results,
     SeatView,
     TableView,
     outcome_of,
@@ -31,18 +33,16 @@ from bot.render import (
 from bot.store import Store, TableStatus
 from bot.store.errors import InsufficientChips, StoreError
 from bot.store.errors import TableExists as StoreTableExists
+from bot.store.models import Table as StoredTable
 from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase
-from engine.events import Dealt, Event, RoundStarted
+from engine.events import Dealt, Event, RoundStarted, SvaraOpened
 from engine.table import Table, TableSeat
 
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE = 30 * 60.0
 """Seconds a lobby waits for Start before it closes by itself."""
-
-RETRY_MAX = 60.0
-"""Longest pause between two tries of a timer whose write failed."""
 
 TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
@@ -59,45 +59,6 @@ class Player:
     id: int
     name: str
     language: str | None = None
-
-
-class WaitKind(StrEnum):
-    """What a table's timer does when it rings."""
-
-    BLIND = "blind"
-    """The player asked to bet blind did not answer: he passes."""
-    TURN = "turn"
-    """The player to act did not: he folds (or checks out of the turn)."""
-    SVARA = "svara"
-    """The time to join a svara is over: it is played by those in it."""
-    NEXT = "next"
-    """The pause between two hands is over: the next one is dealt."""
-    AUTOSTART = "autostart"
-    """A lobby with enough players starts by itself."""
-    IDLE = "idle"
-    """A lobby nobody started closes, and the buy-ins go back."""
-
-    @property
-    def shown(self) -> bool:
-        """Whether the table message shows this wait's clock as the turn's."""
-        return self not in (WaitKind.AUTOSTART, WaitKind.IDLE)
-
-
-@dataclass(frozen=True, slots=True)
-class Wait:
-    """The table's one timer: what it will do, for which hand and turn."""
-
-    kind: WaitKind
-    hand_id: int
-    seq: int
-    seconds: float
-    attempt: int = 0
-    """How many times this wait already rang and could not be saved (it rings again)."""
-
-    def again(self) -> Wait:
-        """The same wait, to ring again after a failed write: 1, 2, 4 … 60 seconds on."""
-        delay = min(RETRY_MAX, 2.0 ** self.attempt)
-        return Wait(self.kind, self.hand_id, self.seq, delay, self.attempt + 1)
 
 
 @dataclass(eq=False)
@@ -124,8 +85,10 @@ class Live:
     """Settings an admin changed during a hand; they apply from the next deal."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
-    deadline: float | None = None
-    """When `wait` runs out (seconds since the epoch), as the table message shows it."""
+    results: tuple[Results, dict[int, str]] | None = None
+    """A closed table's results message, with the names it mentions (None: no hand played)."""
+    stored_wait: Wait | None = None
+    """The wait as the store holds it (written when it changes, not on every redraw)."""
     played: int = 0
     """Hands dealt at this table (`hand_no` is the chat's number of the last one)."""
     table_commitment: str = ""
@@ -138,22 +101,22 @@ class Live:
                   if s.player != player and s.player in self.names]
         self.names[player] = distinct(name, others)
 
-    def view(self) -> TableView:
+    def view(self, now: float) -> TableView:
+        """What the table message shows at `now` (the wait's time left counts down)."""
         seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out)
                       for s in self.table.seats)
         wait = None if self.wait is None or not self.wait.kind.shown else self.wait
+        left = None if wait is None else math.ceil(wait.left(now))
+        autostart = wait is not None and wait.kind is WaitKind.AUTOSTART
         return TableView(
             table_id=self.id, status=self.status, settings=self.settings, seats=seats,
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
-            wait_seconds=None if wait is None else round(wait.seconds),
+            wait_seconds=None if autostart else left,
             outcome=self.outcome, note=self.note,
-            autostart_seconds=math.ceil(self.wait.seconds)
-            if self.wait is not None and self.wait.kind is WaitKind.AUTOSTART else None,
+            autostart_seconds=left if autostart else None,
             closing=self.closing,
             private=self.chat_id > 0,  # private chats have positive ids, groups negative
-            deadline=None if wait is None and (self.wait is None
-                                               or self.wait.kind is not WaitKind.AUTOSTART)
-            else self.deadline,
+            deadline=None if wait is None else wait.deadline,
             table_commitment=self.table_commitment, table_secret=self.table_secret,
         )
 
@@ -187,17 +150,33 @@ class Outbox(Protocol):
     def show(self, live: Live) -> None:
         """Make the table message show `live` as it is now (written soon, outside the lock)."""
 
-    def send_cards(self, live: Live, hands: list[PrivateHand], *, hand_id: int,
-                   rounds: int) -> None:
-        """Send each player his cards privately (without holding up the table), then record
-        that the hand's first `rounds` rounds went out."""
+    def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
+                   hand_id: int, rounds: int) -> None:
+        """Send each player his cards privately, each in his language (without holding up
+        the table), then tell `Told.cards_sent`."""
 
-    def arm(self, live: Live, wait: Wait | None) -> None:
-        """Replace the table's timer: call `Games.on_timer(live.id, wait)` when it rings."""
+    def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
+        """Tell `player` privately that the table waits for him (`left` seconds remain)."""
 
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         """After a restart: the table's message and a digest of what it showed, as last
         stored, so a table that did not change is not edited again."""
+
+
+class Told(Protocol):
+    """What the messenger reports back: what reached the chats (kept in the store)."""
+
+    async def message_sent(self, live: Live, message_id: int) -> None:
+        """A new table message was posted."""
+
+    async def shown(self, live: Live, digest: str) -> None:
+        """The table message shows the screen of this digest now."""
+
+    async def cards_sent(self, live: Live, hand_id: int, rounds: int) -> None:
+        """The cards of the hand's first `rounds` rounds went out privately."""
+
+    async def blocked(self, player: int) -> None:
+        """The player cannot be written to privately (blocked the bot, never started it)."""
 
 
 class Games:
@@ -212,6 +191,7 @@ class Games:
         starting_chips: int,
         seed_source: Callable[[], bytes] | None = None,
         clock: Callable[[], float] = time.time,
+        alarms: Alarms | None = None,
     ) -> None:
         self.store = store
         self.outbox = outbox
@@ -219,9 +199,12 @@ class Games:
         self.starting_chips = starting_chips
         self.seed_source = seed_source
         self.clock = clock
+        self.waits = Clock(clock, alarms)
+        """Every table's one wait and its alarm (bot.clock)."""
         self.tables: dict[int, Live] = {}
         self._places: dict[tuple[int, int], int] = {}
         self._opening: dict[tuple[int, int], asyncio.Lock] = {}
+        self._settings_locks: dict[int, asyncio.Lock] = {}
         self.watchers: list[Callable[[Live], None]] = []
         """Called (under the table's lock) each time a table is shown and its timer armed:
         how computer players (bot.practice) learn that it is their turn."""
@@ -256,18 +239,32 @@ class Games:
         return TableSettings.load(chat.settings_dict(), **self.defaults.model_dump())
 
     async def change_settings(self, chat_id: int, name: str, value: str) -> TableSettings:
-        """An admin changes one setting of the chat; live tables take it from their next deal."""
-        new = change(await self.chat_settings(chat_id), name, value)
-        tables = [t for t in self.tables.values() if t.chat_id == chat_id]
-        if any(len(t.table.seats) > new.max_seats for t in tables):
-            raise BadSetting(N_("{name} {value} is not accepted: {why}"), name=name, value=value,
-                             why=N_("more players are seated"))
-        await self.store.chats.set_settings(chat_id, new.model_dump(mode="json"))
-        for live in tables:
-            async with live.lock:
+        """An admin changes one setting of the chat; live tables take it from their next deal.
+
+        One change at a time per chat (two admins saving two settings both keep theirs),
+        checked and applied under the lock of every table of the chat, so nobody sits down
+        between the check of the seats and the change."""
+        async with contextlib.AsyncExitStack() as held:
+            await held.enter_async_context(self._settings_locks.setdefault(chat_id,
+                                                                           asyncio.Lock()))
+            new = change(await self.chat_settings(chat_id), name, value)
+            tables = sorted((t for t in self.tables.values() if t.chat_id == chat_id),
+                            key=lambda t: t.id)
+            for live in tables:
+                await held.enter_async_context(live.lock)
+            if any(len(t.table.seats) > new.max_seats for t in tables):
+                raise BadSetting(N_("{name} {value} is not accepted: {why}"), name=name,
+                                 value=value, why=N_("more players are seated"))
+            await self.store.chats.set_settings(chat_id, new.model_dump(mode="json"))
+            for live in tables:
                 live.next_settings = new
-                if live.hand is None:
-                    await self._take_settings(live)
+                if live.hand is None and live.status is not TableStatus.CLOSED:
+                    try:
+                        await self._take_settings(live)
+                    except StoreError as err:
+                        # Saved for the chat; the table takes it at its next deal.
+                        log.warning("table %s: new settings wait for the next deal: %s",
+                                    live.id, err)
                     await self._publish(live)
         return new
 
@@ -283,41 +280,85 @@ class Games:
         new = live.next_settings
         if new is None:
             return
-        live.next_settings = None
         await self.store.tables.set_rules(live.id, new.model_dump(mode="json"))
+        # Forgotten only once written: a failed write keeps them for the next try.
+        live.next_settings = None
         live.settings = new
         live.table.rules = new.rules()
+
+    # ----------------------------------------------------------------- told by the outbox
+
+    async def message_sent(self, live: Live, message_id: int) -> None:
+        try:
+            await self.store.tables.set_message(live.id, message_id)
+        except StoreError as err:
+            # Kept in memory; after a restart the table is posted anew.
+            log.warning("table %s: could not save its message id: %s", live.id, err)
+
+    async def shown(self, live: Live, digest: str) -> None:
+        try:
+            await self.store.tables.set_shown(live.id, digest)
+        except StoreError as err:
+            # A stale digest only costs one edit that changes nothing after a restart.
+            log.warning("table %s: could not remember the table message: %s", live.id, err)
+
+    async def cards_sent(self, live: Live, hand_id: int, rounds: int) -> None:
+        try:
+            await self.store.hands.set_cards_sent(hand_id, rounds)
+        except StoreError as err:
+            log.warning("table %s: could not record the cards of hand %s as sent: %s",
+                        live.id, hand_id, err)
+
+    async def blocked(self, player: int) -> None:
+        try:
+            await self.store.users.set_private_chat(player, False)
+        except StoreError as err:
+            log.warning("could not record that %s cannot be written to: %s", player, err)
 
     # ----------------------------------------------------------------- lobby
 
     async def open_table(self, chat_id: int, thread_id: int | None, creator: Player) -> Live:
         """/newgame: a lobby with the chat's settings, shown as a new table message."""
         place = (chat_id, thread_id or 0)
-        async with self._opening.setdefault(place, asyncio.Lock()):
-            if self.at(chat_id, thread_id) is not None:
-                raise errors.TableExists()
-            await self.player(creator)
-            settings = await self.chat_settings(chat_id)
-            chat = await self.store.chats.get(chat_id)
-            try:
-                row = await self.store.tables.open(chat_id, creator=creator.id,
-                                                   thread_id=thread_id,
-                                                   rules=settings.model_dump(mode="json"))
-            except StoreTableExists:
-                raise errors.TableExists() from None
-            language = chat.language
-            if language is None:  # the chat's first table: it reads its opener's language
-                language = await self.speaks(creator.id)
-                await self.store.chats.set_language(chat_id, language)
-            live = Live(row.id, chat_id, thread_id, creator.id, settings,
-                        Table(settings.rules()), language=language)
-            live.table_commitment = await fairness.table_commitment(self.store, row.id)
-            live.name(creator.id, creator.name)
-            self._register(live)
-        self._opening.pop(place, None)
+        try:
+            async with self._opening.setdefault(place, asyncio.Lock()):
+                if self.at(chat_id, thread_id) is not None:
+                    raise errors.TableExists()
+                await self.player(creator)
+                settings = await self.chat_settings(chat_id)
+                chat = await self.store.chats.get(chat_id)
+                language = chat.language
+                if language is None:  # the chat's first table: it reads its opener's language
+                    language = await self.speaks(creator.id)
+                    await self.store.chats.set_language(chat_id, language)
+                try:
+                    row = await self.store.tables.open(chat_id, creator=creator.id,
+                                                       thread_id=thread_id,
+                                                       rules=settings.model_dump(mode="json"))
+                except StoreTableExists:
+                    # The store has a table here that memory lost: hold it again.
+                    await self._hold_stored(chat_id, thread_id)
+                    raise errors.TableExists() from None
+                live = Live(row.id, chat_id, thread_id, creator.id, settings,
+                            Table(settings.rules()), language=language)
+                live.table_commitment = await fairness.table_commitment(self.store, row.id)
+                live.name(creator.id, creator.name)
+                self._register(live)
+        finally:
+            self._opening.pop(place, None)
         async with live.lock:
             await self._publish(live)
         return live
+
+    async def _hold_stored(self, chat_id: int, thread_id: int | None) -> None:
+        """Bring back the live table the store has at this place, if memory lacks it."""
+        for row in await self.store.tables.live_tables():
+            if (row.chat_id, row.thread_id or 0) == (chat_id, thread_id or 0) \
+                    and row.id not in self.tables:
+                live = await self._live_of(row)
+                self._register(live)
+                async with live.lock:
+                    await self._publish(live)
 
     async def adopt(self, live: Live) -> None:
         """A table opened and seated in the store elsewhere (a practice table): hold it
@@ -339,7 +380,10 @@ class Games:
                 raise errors.AlreadySeated()
             if live.closing:
                 raise errors.Closing()
-            if len(live.table.seats) >= live.settings.max_seats:
+            seats = live.settings.max_seats
+            if live.next_settings is not None:  # fewer seats from the next deal on
+                seats = min(seats, live.next_settings.max_seats)
+            if len(live.table.seats) >= seats:
                 raise errors.TableFull()
             ante = live.settings.ante
             if min(balance, live.settings.max_buy_in) < ante:
@@ -367,8 +411,8 @@ class Games:
             if hand is not None and seat is not None and not hand.is_over:
                 if hand.seats[seat].leaving:
                     return
-                await self.store.tables.leave(live.id, who.id)
-                await self._apply(live, Action(Act.LEAVE, seat))
+                # The fold and the seat's leave are one write.
+                await self._apply(live, Action(Act.LEAVE, seat), leaving=who.id)
                 return
             await self.store.tables.leave(live.id, who.id)
             live.table.stand(who.id)
@@ -487,32 +531,103 @@ class Games:
         raise errors.NoCardsAway()
 
     async def on_timer(self, table_id: int, wait: Wait) -> None:
-        """A table's timer rang; it acts only if the table still waits for exactly that."""
+        """A table's timer rang; it acts only if the table still waits for exactly that.
+
+        Whatever goes wrong here (the store, the engine, a bug), the table is left waiting
+        for something: it is reloaded from the store and the wait rings again a little later.
+        """
         live = self.tables.get(table_id)
         if live is None:
             return
         async with live.lock:
             if live.wait != wait:
                 return
-            live.wait = None
             try:
                 await self._ring(live, wait)
-            except (StoreError, errors.StoreBusy) as err:
-                # The disk is full or the file is locked: nothing was applied. The table
-                # must not wait on nothing, so the same wait rings again, a little later.
-                retry = wait.again()
-                log.warning("table %s: the %s timer could not be saved (%s); again in %.0f s",
-                            live.id, wait.kind, err, retry.seconds)
-                live.wait = retry
-                self.outbox.arm(live, retry)
+                if live.wait == wait and not self._forgotten(live):
+                    raise RuntimeError(f"still waiting for {wait.kind} after it rang")
+            except Exception as err:
+                await self._recover(live, wait, err)
+
+    async def on_remind(self, table_id: int, wait: Wait) -> None:
+        """The reminder of a turn that still waits: the player to act is told privately."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return
+        async with live.lock:
+            hand = live.hand
+            if live.wait != wait or hand is None or hand.to_act is None:
+                return
+            player = hand.seats[hand.to_act].player
+            if player < 0:  # a computer player
+                return
+            try:
+                user = await self.store.users.get(player)
+                if not user.private_chat or not await self.store.users.notify(player):
+                    return
+            except StoreError as err:
+                log.info("table %s: no reminder for %s: %s", live.id, player, err)
+                return
+            self.outbox.remind(live, player, user.speaks, math.ceil(wait.left(self.clock())))
+
+    async def _recover(self, live: Live, wait: Wait, err: Exception) -> None:
+        """A timer failed: log it, make memory what the store holds, and wait again."""
+        if isinstance(err, StoreError | errors.StoreBusy):
+            log.warning("table %s: the %s timer could not be saved (%s); trying again",
+                        live.id, wait.kind, err)
+        else:
+            log.error("table %s: the %s timer failed", live.id, wait.kind, exc_info=err)
+        retry = wait.again(self.clock())
+        try:
+            await self._restore(live)
+        except Exception as again:
+            log.warning("table %s: could not reload it from the store (%s); again in %.0f s",
+                        live.id, again, retry.seconds)
+            live.wait = retry
+            self._arm(live)
+            return
+        if self._forgotten(live):
+            return
+        want = self._want(live)
+        if want is not None and (want.kind, want.hand_id, want.turn) == wait.name:
+            live.wait = retry  # the same wait, a little later
+        await self._publish(live)
+
+    async def _results(self, live: Live) -> tuple[Results, dict[int, str]] | None:
+        """What each player won or lost at a table that closed (None: no hand was played,
+        or the ledger cannot be read now)."""
+        if live.played == 0:
+            return None
+        try:
+            nets = await self.store.users.session(live.id)
+            biggest = await self.store.users.biggest_pot(live.id)
+            names = dict(live.names)
+            for result in nets:
+                if result.user_id not in names:
+                    names[result.user_id] = (await self.store.users.get(result.user_id)).name
+        except StoreError as err:
+            log.warning("table %s: no results message, the ledger could not be read: %s",
+                        live.id, err)
+            return None
+        if not nets:
+            return None
+        return Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest), names
+
+    def _forgotten(self, live: Live) -> bool:
+        return self.tables.get(live.id) is not live
 
     async def _ring(self, live: Live, wait: Wait) -> None:
         """Do what a timer that rang waits for (under the lock)."""
         if wait.kind is WaitKind.NEXT:
-            await self._deal(live)
+            if live.closing:
+                await self._close(live, CLOSED_AS_ASKED)
+            else:
+                await self._deal(live)
         elif wait.kind is WaitKind.AUTOSTART:
             if live.status is TableStatus.LOBBY and live.table.can_deal():
                 await self._deal(live)
+            else:
+                await self._publish(live)
         elif wait.kind is WaitKind.IDLE:
             if live.status is TableStatus.LOBBY:
                 await self._close(live, N_("Nobody started the game: the table is closed "
@@ -522,6 +637,8 @@ class Games:
                 await self._apply(live, Action(Act.CLOSE_SVARA))
             elif live.hand.to_act is not None:
                 await self._apply(live, Action(Act.TIMEOUT, live.hand.to_act))
+        else:
+            await self._publish(live)
 
     # ----------------------------------------------------------------- inside the lock
 
@@ -530,10 +647,10 @@ class Games:
             raise errors.NoTable()
 
     async def _deal(self, live: Live) -> None:
+        await self._take_settings(live)
         if not live.table.can_deal():
             await self._close(live, _why_no_deal(live.table))
             return
-        await self._take_settings(live)
         try:
             deal = await fairness.next_deal(self.store, live.id,
                                             [s.player for s in live.table.seats])
@@ -556,16 +673,18 @@ class Games:
             await self.store.hands.settle(hand_id, hand)
         await self._after(live, hand.events)
 
-    async def _apply(self, live: Live, action: Action) -> tuple[Event, ...]:
+    async def _apply(self, live: Live, action: Action, *,
+                     leaving: int | None = None) -> tuple[Event, ...]:
         hand = live.hand
         assert hand is not None
         events = tuple(hand.apply(action))
         try:
             if hand.is_over:
-                await self.store.hands.settle(live.hand_id, hand, action=action, events=events)
+                await self.store.hands.settle(live.hand_id, hand, action=action, events=events,
+                                              leaving=leaving)
             else:
                 await self.store.hands.record(live.hand_id, action, events,
-                                              seq=len(hand.actions))
+                                              seq=len(hand.actions), leaving=leaving)
         except StoreError as err:
             log.warning("table %s: could not save %s, undone: %s", live.id, action, err)
             live.hand = Hand.replay(hand.start_json(),
@@ -575,25 +694,43 @@ class Games:
         return events
 
     async def _after(self, live: Live, events: tuple[Event, ...] | list[Event]) -> None:
-        """Show what happened, send new cards, settle a finished hand, arm the timer."""
+        """Show what happened, send new cards, settle a finished hand, arm the timer.
+
+        Called once the step is stored: nothing here may undo it, so a failure to close a
+        table that asked to close leaves it waiting to close again at the next timer."""
         hand = live.hand
         assert hand is not None
         dealt = [e for e in events if isinstance(e, Dealt)]
         if hand.is_over:
             await self._finish(live, hand)
             if live.closing:
-                await self._close(live, CLOSED_AS_ASKED)
+                try:
+                    await self._close(live, CLOSED_AS_ASKED)
+                except StoreError as err:
+                    log.warning("table %s: could not close after its hand (%s); it closes at "
+                                "its next timer", live.id, err)
         if live.status is not TableStatus.CLOSED:
             await self._publish(live)
         if dealt:
-            self._send_cards(live, hand, dealt[-1])
+            await self._send_cards(live, hand, dealt[-1])
 
-    def _send_cards(self, live: Live, hand: Hand, dealt: Dealt) -> None:
+    async def _send_cards(self, live: Live, hand: Hand, dealt: Dealt) -> None:
         """The private cards of the round `dealt` opened (earlier rounds no longer matter)."""
         rounds = sum(1 for e in hand.events if isinstance(e, Dealt))
         # Computer players sit with negative ids (bot.store.practice): they have no chat.
         hands = [h for h in private_hands(hand, dealt.seats, live.hand_no) if h.player > 0]
-        self.outbox.send_cards(live, hands, hand_id=live.hand_id, rounds=rounds)
+        letters = [(h, await self._speaks_or(h.player, live.language)) for h in hands]
+        self.outbox.send_cards(live, letters, hand_id=live.hand_id, rounds=rounds)
+
+    async def _speaks_or(self, user_id: int, otherwise: str | None) -> str | None:
+        """The user's language; `otherwise` when the store cannot say (his cards matter
+        more than their language)."""
+        try:
+            user = await self.store.users.get(user_id)
+        except StoreError as err:
+            log.warning("could not read %s's language: %s", user_id, err)
+            return otherwise
+        return user.speaks
 
     async def _finish(self, live: Live, hand: Hand) -> None:
         """The hand is settled in the store: take its stacks back to the table."""
@@ -614,49 +751,67 @@ class Games:
     async def _close(self, live: Live, note: str) -> None:
         """Close a table between hands: every stack goes back. A hand is never refunded here."""
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
-        live.hand = None
         await self.store.tables.close(live.id)
+        live.hand = None
         if live.settings.reveal:
             live.table_secret = await fairness.reveal(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
-        live.wait = None
-        self.outbox.arm(live, None)
+        live.results = await self._results(live)
         await self._publish(live)
         self._forget(live)
 
     async def _publish(self, live: Live) -> None:
-        before = live.wait
-        live.wait = self._next_wait(live)
-        if live.wait is None:
-            live.deadline = None
-        elif live.wait is not before or live.deadline is None:
-            live.deadline = self.clock() + live.wait.seconds
+        """Show the table as it is, and keep (or begin) the wait it is in now."""
+        wait = self.waits.follow(live.wait, self._want(live))
+        if wait != live.wait:
+            live.wait = wait
+        if wait != live.stored_wait and live.status is not TableStatus.CLOSED:
+            try:
+                await self.store.tables.set_wait(live.id, None if wait is None
+                                                 else wait.to_json())
+                live.stored_wait = wait
+            except StoreError as err:
+                # Only a restart needs it: then this wait would begin again.
+                log.warning("table %s: could not remember its deadline: %s", live.id, err)
         self.outbox.show(live)
-        self.outbox.arm(live, live.wait)
+        self._arm(live)
         for watch in self.watchers:
             watch(live)
 
-    def _next_wait(self, live: Live) -> Wait | None:
+    def _arm(self, live: Live) -> None:
+        wait = live.wait
+        after = live.settings.nudge_after
+        remind_at = None
+        if wait is not None and wait.kind in (WaitKind.TURN, WaitKind.BLIND) and after \
+                and after < wait.seconds:
+            remind_at = wait.started + after
+        self.waits.arm(live.id, wait, lambda w: self.on_timer(live.id, w),
+                       remind_at=remind_at, remind=lambda w: self.on_remind(live.id, w))
+
+    def _want(self, live: Live) -> Want | None:
+        """What the table should wait for now (the clock keeps a wait that stays the same)."""
         s = live.settings
         if live.status is TableStatus.CLOSED:
             return None
         hand = live.hand
         if live.status is TableStatus.LOBBY:
             if s.autostart and live.table.can_deal():
-                keep = live.wait if live.wait and live.wait.kind is WaitKind.AUTOSTART else None
-                return keep or Wait(WaitKind.AUTOSTART, 0, 0, s.autostart)
+                return Want(WaitKind.AUTOSTART, 0, 0, s.autostart)
             # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
-            return Wait(WaitKind.IDLE, 0, len(live.table.seats), LOBBY_IDLE)
-        if hand is None:
-            return Wait(WaitKind.NEXT, live.hand_id, 0, s.next_hand_delay)
-        seq = len(hand.actions)
+            return Want(WaitKind.IDLE, 0, len(live.table.seats), LOBBY_IDLE)
+        if hand is None or hand.is_over:
+            return Want(WaitKind.NEXT, live.hand_id, 0, s.next_hand_delay)
         if hand.phase is Phase.SVARA_JOIN:
-            keep = live.wait if live.wait and live.wait.kind is WaitKind.SVARA else None
-            return keep or Wait(WaitKind.SVARA, live.hand_id, seq, s.svara_join_timeout)
+            svaras = sum(1 for e in hand.events if isinstance(e, SvaraOpened))
+            return Want(WaitKind.SVARA, live.hand_id, svaras, s.svara_join_timeout)
+        # A turn is the player to act and the steps taken before him; another player's
+        # leave is not a step of the game, so it moves nobody's clock.
+        steps = sum(1 for a in hand.actions if a.act is not Act.LEAVE)
+        turn = steps * 64 + (hand.to_act or 0)
         if hand.phase is Phase.BLIND:
-            return Wait(WaitKind.BLIND, live.hand_id, seq, s.blind_timeout)
-        return Wait(WaitKind.TURN, live.hand_id, seq, s.turn_timeout)
+            return Want(WaitKind.BLIND, live.hand_id, turn, s.blind_timeout)
+        return Want(WaitKind.TURN, live.hand_id, turn, s.turn_timeout)
 
     # ----------------------------------------------------------------- start-up
 
@@ -680,26 +835,60 @@ class Games:
                 user = await self.store.users.get(s.user_id)
                 live.name(s.user_id, display_name(user.name, s.user_id))
 
+    async def _live_of(self, row: StoredTable) -> Live:
+        """A table as the store holds it: seats, settings, its hand in progress, its wait."""
+        chat = await self.store.chats.get(row.chat_id)
+        settings = TableSettings.load(row.rules, **self.defaults.model_dump())
+        live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
+                    Table(settings.rules()), status=row.status, closing=row.closing,
+                    language=chat.language or await self.speaks(row.creator))
+        await self._restore(live, row)
+        return live
+
+    async def _restore(self, live: Live, row: StoredTable | None = None) -> None:
+        """Make memory what the store holds: status, seats, the hand in progress and what
+        the table waits for (the store is the truth after a failed step)."""
+        if row is None:
+            row = await self.store.tables.get(live.id)
+        live.status = row.status
+        live.closing = row.closing
+        if row.status is TableStatus.CLOSED:
+            live.hand = None
+            self._forget(live)
+            self.outbox.show(live)
+            self.waits.cancel(live.id)
+            return
+        await self.reload(live)
+        live.hand = None
+        last = await self.store.hands.last(live.id)
+        if last is not None and last.status == "open":
+            hand = Hand.replay(last.start, await self.store.hands.actions(last.id))
+            live.hand, live.hand_id = hand, last.id
+            live.table.resume_hand(hand)
+            if hand.is_over:  # its last step was stored, its settling was not
+                await self.store.hands.settle(last.id, hand)
+                await self._finish(live, hand)
+        elif last is not None:
+            live.hand_id = last.id
+        stored = Wait.from_json(row.wait)
+        want = self._want(live)
+        live.stored_wait = stored
+        live.wait = stored if stored is not None and want is not None \
+            and stored.name == (want.kind, want.hand_id, want.turn) else None
+
     async def resume_all(self) -> list[str]:
-        """At start-up: recover unfinished hands, then bring every live table back."""
+        """At start-up: recover unfinished hands, then bring every live table back, each
+        waiting until the deadline it showed before (at once if that has passed)."""
         reports = await self.store.recover()
         lines = [r.describe() for r in reports]
         by_table = {r.table_id: r for r in reports}
         for row in await self.store.tables.live_tables():
-            chat = await self.store.chats.get(row.chat_id)
-            settings = TableSettings.load(row.rules, **self.defaults.model_dump())
-            live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
-                        Table(settings.rules()), status=row.status, closing=row.closing,
-                        language=chat.language or await self.speaks(row.creator))
-            await self.reload(live)
+            live = await self._live_of(row)
             report = by_table.get(row.id)
-            if report is not None and report.hand is not None and not report.hand.is_over:
-                live.hand, live.hand_id = report.hand, report.hand_id
-                live.table.resume_hand(report.hand)
-            elif report is not None and report.outcome == "refunded":
+            if report is not None and report.outcome == "refunded":
                 live.note = N_("The bot restarted and could not resume the hand: every chip "
                                "in it went back to its owner.")
-            else:
+            elif live.hand is None:
                 # Between hands the table shows how the last one ended, after a restart too.
                 live.outcome = await self._last_outcome(live)
             self._register(live)
@@ -729,7 +918,7 @@ class Games:
         dealt = [e for e in hand.events if isinstance(e, Dealt)]
         row = await self.store.hands.get(live.hand_id)
         if len(dealt) > row.cards_sent:
-            self._send_cards(live, hand, dealt[-1])
+            await self._send_cards(live, hand, dealt[-1])
 
 
 def _outcome(hand: Hand) -> Outcome:

@@ -46,7 +46,7 @@ from bot.languages import Languages
 from bot.names import display_name
 from bot.outbox import TelegramOutbox
 from bot.pacing import URGENT
-from bot.store import Store, StoreError
+from bot.store import StorageFailure, Store, StoreError
 from engine import Act, Action, GameError
 
 log = logging.getLogger(__name__)
@@ -167,9 +167,11 @@ async def reply(context: Context, message: Message, text: str, **kwargs: Any) ->
 
 def logged_refusal(err: Exception) -> errors.BotError:
     """What to tell the player about `err`; storage failures and bugs are logged here."""
-    if isinstance(err, StoreError):
+    if isinstance(err, StorageFailure):
         log.warning("storage failed while handling an update: %s", err)
-    elif not isinstance(err, errors.BotError | GameError):
+    elif isinstance(err, StoreError) and errors.store_refusal(err) is None:
+        log.error("the store refused what the bot let through", exc_info=err)
+    elif not isinstance(err, errors.BotError | GameError | StoreError):
         log.error("unexpected error while handling an update", exc_info=err)
     return errors.refusal(err)
 

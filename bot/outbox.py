@@ -1,4 +1,4 @@
-"""The table's voice in Telegram: one table message edited in place, cards by DM, timers.
+"""The table's voice in Telegram: one table message edited in place, cards by DM.
 
 Telegram errors never stop a table: "not modified" is nothing to do, a lost message is
 sent again, a flood wait or a timeout schedules the same edit for later, and a player who
@@ -13,22 +13,20 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, Job
+from telegram.ext import Application
 
-from bot.games import Live, Wait, WaitKind
+from bot.games import Live, Told
 from bot.i18n import Translations
 from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render import (
     PrivateHand,
-    Results,
     Screen,
     moved_text,
     nudge_text,
@@ -37,7 +35,7 @@ from bot.render import (
     results_text,
     table_link,
 )
-from bot.store import Store, StoreError, TableStatus
+from bot.store import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +45,6 @@ RETRY_SECONDS = 2.0
 LAG_NOTE = 1.0
 """Seconds the table message may lag behind a press before the press's answer says what
 it did ("Raised to 100")."""
-
-TimerCallback = Callable[[int, Wait], Awaitable[None]]
-
-NUDGED = (WaitKind.TURN, WaitKind.BLIND)
-"""Waits whose player gets a private reminder when they last (the nudge_after setting)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,20 +116,20 @@ class TelegramOutbox:
     the meantime are never sent, and a press is never kept waiting for Telegram.
     """
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 translations: Translations, pace: GroupPace | None = None) -> None:
+    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any],
+                 translations: Translations, pace: GroupPace | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.app = app
-        self.store = store
+        self.told: Told | None = None
+        """Who is told what reached the chats (`Games`, which keeps it in the store)."""
         self.translations = translations
         self.pace = pace or GroupPace()
-        self.on_timer: TimerCallback | None = None
+        self.now = now
         self.lag_note = LAG_NOTE
-        self._jobs: dict[int, Job[Any]] = {}
         self._writers: dict[int, _Writer] = {}
         self._holds: dict[int, int] = {}
         self._failures: dict[int, int] = {}
         self._sending: set[asyncio.Task[None]] = set()
-        self._nudges: dict[int, Job[Any]] = {}
         self._chats: dict[int, ChatInfo] = {}
         self._may_pin: dict[int, bool] = {}
         self._pinned: dict[int, int] = {}
@@ -166,7 +159,7 @@ class TelegramOutbox:
 
     def show(self, live: Live) -> None:
         """Make `live` as it is now the next screen of its table message."""
-        screen = render_table(live.view(), self.translations.get(live.language))
+        screen = render_table(live.view(self.now()), self.translations.get(live.language))
         writer = self._writers.get(live.id)
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)
@@ -223,7 +216,7 @@ class TelegramOutbox:
                     writer.pending = None
                 continue
             writer.pending = None
-            delay = await self._send(live, screen)
+            delay = await self._send(live, screen, self._message(live))
             if delay is not None:
                 if writer.pending is None:
                     writer.pending = screen
@@ -236,19 +229,20 @@ class TelegramOutbox:
             self._writers.pop(writer.live.id, None)
             self._messages.pop(writer.live.id, None)
 
-    async def _send(self, live: Live, screen: Screen) -> float | None:
-        """Put `screen` in the chat; seconds to wait before trying again, or None."""
+    async def _send(self, live: Live, screen: Screen, message: TableMessage) -> float | None:
+        """Put `screen` in the chat as `message`; seconds to wait before trying again, or
+        None."""
         try:
-            await self._put(live, screen)
+            await self._put(live, screen, message)
         except BadRequest as err:
             text = str(err).lower()
             if "not modified" in text:
-                await self._shown(live, screen)
+                await self._shown(live, screen, message)
                 return None
             if "message to edit not found" in text or "message can't be edited" in text:
-                self._message(live).id = None
+                message.id = None
                 return 0.0
-            return self._refused(live, err)
+            return self._refused(live, err, message)
         except Forbidden as err:
             log.warning("table %s: cannot write to chat %s: %s", live.id, live.chat_id, err)
             return None
@@ -258,7 +252,7 @@ class TelegramOutbox:
         self._failures.pop(live.id, None)
         return None
 
-    def _refused(self, live: Live, err: BadRequest) -> float | None:
+    def _refused(self, live: Live, err: BadRequest, message: TableMessage) -> float | None:
         """An unexpected 400: try the edit once more, then post a fresh table message,
         rather than leave the players with the buttons of a turn that is over."""
         failures = self._failures.get(live.id, 0) + 1
@@ -268,13 +262,12 @@ class TelegramOutbox:
         if failures == 1:
             return RETRY_SECONDS
         if failures == 2:
-            self._message(live).id = None
+            message.id = None
             return 0.0
         return None
 
-    async def _put(self, live: Live, screen: Screen) -> None:
+    async def _put(self, live: Live, screen: Screen, message: TableMessage) -> None:
         bot = self.app.bot
-        message = self._message(live)
         if message.id is None:
             sent = await bot.send_message(
                 live.chat_id, screen.text, parse_mode=ParseMode.HTML,
@@ -282,13 +275,9 @@ class TelegramOutbox:
                 disable_web_page_preview=True,
             )
             message.id = sent.message_id
-            if live.status is not TableStatus.CLOSED:
-                try:
-                    await self.store.tables.set_message(live.id, sent.message_id)
-                except StoreError as err:
-                    # Kept in memory; after a restart the table is posted anew.
-                    log.warning("table %s: could not save its message id: %s", live.id, err)
-            await self._shown(live, screen)
+            if live.status is not TableStatus.CLOSED and self.told is not None:
+                await self.told.message_sent(live, sent.message_id)
+            await self._shown(live, screen, message)
             if live.status is TableStatus.PLAYING:
                 self._background(self._pin(live, sent.message_id))
             return
@@ -299,44 +288,33 @@ class TelegramOutbox:
             parse_mode=ParseMode.HTML, reply_markup=markup(screen),
             disable_web_page_preview=True,
         )
-        await self._shown(live, screen)
+        await self._shown(live, screen, message)
 
-    async def _shown(self, live: Live, screen: Screen) -> None:
+    async def _shown(self, live: Live, screen: Screen, message: TableMessage) -> None:
         """The chat shows `screen` now: remember it, with the table, for after a restart."""
-        shown = self._message(live).shown = digest(screen)
-        if live.status is TableStatus.CLOSED:
-            return
-        try:
-            await self.store.tables.set_shown(live.id, shown)
-        except StoreError as err:
-            # A stale digest only costs one edit that changes nothing after a restart.
-            log.warning("table %s: could not remember the table message: %s", live.id, err)
+        shown = message.shown = digest(screen)
+        if live.status is not TableStatus.CLOSED and self.told is not None:
+            await self.told.shown(live, shown)
 
     # ----------------------------------------------------------------- private messages
 
-    def send_cards(self, live: Live, hands: list[PrivateHand], *, hand_id: int,
-                   rounds: int) -> None:
+    def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
+                   hand_id: int, rounds: int) -> None:
         """Send the cards in the background: the table's lock is not held for DMs."""
-        job = self._send_all(live, hands, hand_id, rounds)
-        task = asyncio.get_running_loop().create_task(job)
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+        self._background(self._send_all(live, hands, hand_id, rounds))
 
-    async def _send_all(self, live: Live, hands: list[PrivateHand], hand_id: int,
-                        rounds: int) -> None:
-        await asyncio.gather(*(self._send_cards(live, private) for private in hands))
-        try:
+    async def _send_all(self, live: Live, hands: list[tuple[PrivateHand, str | None]],
+                        hand_id: int, rounds: int) -> None:
+        await asyncio.gather(*(self._send_cards(live, private, language)
+                               for private, language in hands))
+        if self.told is not None:
             # Until this is recorded, a restart sends the round's cards again.
-            await self.store.hands.set_cards_sent(hand_id, rounds)
-        except StoreError as err:
-            log.warning("table %s: could not record the cards of hand %s as sent: %s",
-                        live.id, hand_id, err)
+            await self.told.cards_sent(live, hand_id, rounds)
 
-    async def _send_cards(self, live: Live, private: PrivateHand) -> None:
+    async def _send_cards(self, live: Live, private: PrivateHand, language: str | None) -> None:
         player = private.player
+        tr = self.translations.get(language)
         try:
-            user = await self.store.users.get(player)
-            tr = self.translations.get(user.speaks)
             if player == live.chat_id:
                 # A practice table's cards go into the chat of its table message: its pace.
                 await self.pace.slot(player, URGENT)
@@ -346,9 +324,13 @@ class TelegramOutbox:
                 parse_mode=ParseMode.HTML)
         except Forbidden:
             # Blocked or never started: "My cards" still shows his hand in the group.
-            await self.store.users.set_private_chat(player, False)
+            await self._no_private_chat(player)
         except TelegramError as err:
             log.info("table %s: cards to %s not sent (%s)", live.id, player, err)
+
+    async def _no_private_chat(self, player: int) -> None:
+        if self.told is not None:
+            await self.told.blocked(player)
 
     # ----------------------------------------------------------------- the group itself
 
@@ -383,11 +365,10 @@ class TelegramOutbox:
             return False
         return True
 
-    def _background(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` as one of the application's tasks: its errors reach the error
+        handler, and stopping the application waits for it."""
+        task = self.app.create_task(work, name="outbox")
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
@@ -396,13 +377,15 @@ class TelegramOutbox:
         loses its buttons (a press on it is answered as expired)."""
         message = self._message(live)
         old = message.id
+        retired = set(message.retired)
         if old is not None:
-            message.retired.add(old)
+            retired.add(old)
         was_pinned = old is not None and self._pinned.get(live.id) == old
         if was_pinned:
             del self._pinned[live.id]  # the new message is pinned in its place
-        message.id = None
-        message.shown = None
+        # A record of its own: an edit of the old message still on its way writes to the
+        # old record, and cannot take the new message's place.
+        self._messages[live.id] = TableMessage(None, None, retired)
         self.show(live)
         if old is None:
             return
@@ -458,60 +441,24 @@ class TelegramOutbox:
     async def _after_close(self, live: Live) -> None:
         """A table closed: its results message (if a hand was played), and no pin left."""
         await self._unpin(live)
-        try:
-            nets = await self.store.users.session(live.id)
-            biggest = await self.store.users.biggest_pot(live.id)
-        except StoreError as err:
-            log.warning("table %s: no results message, the ledger could not be read: %s",
-                        live.id, err)
+        if live.results is None:
             return
-        if live.played == 0 or not nets:
-            return
-        names = dict(live.names)
-        for result in nets:
-            if result.user_id not in names:
-                try:
-                    names[result.user_id] = (await self.store.users.get(result.user_id)).name
-                except StoreError:
-                    names[result.user_id] = "?"
+        results, names = live.results
         tr = self.translations.get(live.language)
-        results = Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest)
         await self.group_message(live.chat_id, live.thread_id, results_text(tr, names, results))
 
     # ----------------------------------------------------------------- reminders
 
-    def _arm_nudge(self, live: Live, wait: Wait) -> None:
-        """Remind the player whose turn it is, privately, once it has waited a while."""
-        queue = self.app.job_queue
-        after = live.settings.nudge_after
+    def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
+        """Tell `player` privately that the table waits for him (in the background)."""
+        self._background(self._remind(live, player, language, left))
+
+    async def _remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         hand = live.hand
-        if (queue is None or wait.kind not in NUDGED or not after or after >= wait.seconds
-                or hand is None or hand.to_act is None):
-            return
-        player = hand.seats[hand.to_act].player
-
-        async def fire(_: Any) -> None:
-            await self.nudge(live, wait, player)
-
-        self._nudges[live.id] = queue.run_once(fire, when=after,
-                                               name=NUDGE_JOB.format(table=live.id))
-
-    async def nudge(self, live: Live, wait: Wait, player: int) -> None:
-        """The reminder itself: only if the same turn still waits and the player wants it."""
-        hand = live.hand
-        if (live.wait != wait or live.status is TableStatus.CLOSED or hand is None
-                or hand.to_act is None or hand.seats[hand.to_act].player != player):
-            return
-        try:
-            user = await self.store.users.get(player)
-            if not user.private_chat or not await self.store.users.notify(player):
-                return
-        except StoreError as err:
-            log.info("table %s: no reminder for %s: %s", live.id, player, err)
+        if hand is None:
             return
         chat = await self.chat_info(live.chat_id)
-        tr = self.translations.get(user.speaks)
-        left = 0 if live.deadline is None else round(live.deadline - time.time())
+        tr = self.translations.get(language)
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
         link = None if chat is None else table_link(chat.type, live.chat_id, chat.username,
                                                     self.message_id(live.id))
@@ -521,43 +468,11 @@ class TelegramOutbox:
             await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
                                             reply_markup=keyboard)
         except Forbidden:
-            await self.store.users.set_private_chat(player, False)
+            await self._no_private_chat(player)
         except TelegramError as err:
             log.info("table %s: reminder to %s not sent (%s)", live.id, player, err)
 
-    # ----------------------------------------------------------------- timers
-
-    def arm(self, live: Live, wait: Wait | None) -> None:
-        _drop(self._jobs.pop(live.id, None))
-        _drop(self._nudges.pop(live.id, None))
-        queue = self.app.job_queue
-        if wait is None or queue is None or self.on_timer is None:
-            return
-        ring = self.on_timer
-
-        async def fire(_: Any) -> None:
-            await ring(live.id, wait)
-
-        self._jobs[live.id] = queue.run_once(fire, when=wait.seconds, name=f"table-{live.id}")
-        self._arm_nudge(live, wait)
-
     def stop(self) -> None:
-        for job in [*self._jobs.values(), *self._nudges.values()]:
-            _drop(job)
-        self._jobs.clear()
-        self._nudges.clear()
         for writer in self._writers.values():
             if writer.task is not None:
                 writer.task.cancel()
-
-
-NUDGE_JOB = "nudge-{table}"
-"""The job queue's name of a table's turn reminder."""
-
-
-def _drop(job: Job[Any] | None) -> None:
-    """Cancel a timer that may already have rung or been cleared with its scheduler."""
-    if job is None or job.removed:
-        return
-    with contextlib.suppress(JobLookupError):
-        job.schedule_removal()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
 
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
@@ -89,10 +88,8 @@ class TableView:
     closing: bool = False
     """/endgame was sent during the hand: the table closes when it ends."""
     deadline: float | None = None
-    """When the table's current wait runs out (seconds since the epoch), shown as a clock
-    time: unlike a number of seconds, it stays true however late the screen arrives."""
-    zone: tzinfo | None = None
-    """The time zone of that clock time (None: the server's own)."""
+    """When the table's current wait runs out (seconds since the epoch); `wait_seconds`
+    and `autostart_seconds` are what is left of it when the view was taken."""
     private: bool = False
     """A practice table in a private chat: a new one is opened with /practice."""
     table_commitment: str = ""
@@ -130,14 +127,6 @@ def _name(view: TableView, player: int) -> Html:
     return escape(short_name(view.names.get(player, "?")))
 
 
-def clock(view: TableView) -> str | None:
-    """The deadline of the table's wait as a clock time with its zone: "21:45:30 EET"."""
-    if view.deadline is None:
-        return None
-    at = datetime.fromtimestamp(view.deadline, view.zone).astimezone(view.zone)
-    return at.strftime("%H:%M:%S %Z").strip()
-
-
 def _lobby(view: TableView, tr: Translator) -> Screen:
     lines: list[str] = [tr.gettext("🃏 <b>Svara</b>: a new table"), *rules_lines(tr, view.settings)]
     lines.append("")
@@ -152,7 +141,6 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
     if view.autostart_seconds:
         lines.append(tr.format("The game starts by itself in {time}.",
                                time=tr.seconds(view.autostart_seconds)))
-        lines += _until(view, tr)
     if view.note:
         lines.append(tr.gettext(view.note))
     lines += _fairness_lines(view, tr)
@@ -328,18 +316,13 @@ def _earlier_showdown(view: TableView, tr: Translator, hand: Hand) -> list[str]:
     return _outcome_lines(view, tr, outcome_of(hand, since=first, decks=False))
 
 
-def _until(view: TableView, tr: Translator) -> list[str]:
-    at = clock(view)
-    return [] if at is None else [tr.format("⌛ until {clock}", clock=at)]
-
-
 def _timer(view: TableView, tr: Translator) -> str:
-    """The wait's length after the prompt, and on a line of its own the clock time it
-    runs out (a count of seconds would be stale by the time the screen arrives)."""
+    """The time the wait has left when the screen is drawn, after the prompt (every edit
+    of the table message counts it down)."""
     wait = view.wait_seconds
     if not wait:
         return ""
-    return "\n".join([f" ⏳ {tr.seconds(wait)}", *_until(view, tr)])
+    return f" ⏳ {tr.seconds(wait)}"
 
 
 def _prompt(view: TableView, tr: Translator, hand: Hand) -> str:
@@ -434,8 +417,7 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
         lines += ["", tr.gettext(view.note)]
     lines += _fairness_lines(view, tr)
     if view.wait_seconds:
-        lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds)),
-                  *_until(view, tr)]
+        lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds))]
     rows: list[tuple[tuple[str, str], ...]] = []
     if any(s.sitting_out for s in view.seats):
         rows.append(((tr.gettext("I'm back"), Press(view.table_id, 0, 0, Button.BACK).encode()),))

@@ -313,18 +313,25 @@ class Hands:
         events: Iterable[Event],
         *,
         seq: int | None = None,
+        leaving: int | None = None,
     ) -> int:
         """Persist one applied action with the chips it moved; return its seq (1, 2 ...).
 
         ``events`` are what ``hand.apply(action)`` returned. With ``seq`` given, a stale
-        step (not the next one) is refused with `HandMismatch`.
+        step (not the next one) is refused with `HandMismatch`. ``leaving``: the player
+        whose leave this action is; his seat is marked to go at the hand's end in the same
+        transaction.
         """
         data = action.to_json()
         moves = chip_moves(events)
         now = self._now()
-        return await self._db.write(
-            lambda conn: append_action(conn, hand_id, data, moves, seq=seq, at=now), step=True
-        )
+
+        async def work(conn: Conn) -> int:
+            done = await append_action(conn, hand_id, data, moves, seq=seq, at=now)
+            await _mark_leaving(conn, hand_id, leaving)
+            return done
+
+        return await self._db.write(work, step=True)
 
     async def settle(
         self,
@@ -333,6 +340,7 @@ class Hands:
         *,
         action: Action | None = None,
         events: Iterable[Event] = (),
+        leaving: int | None = None,
     ) -> Settled:
         """Close a finished hand in one transaction; players leaving are paid out.
 
@@ -347,6 +355,7 @@ class Hands:
         async def work(conn: Conn) -> Settled:
             if data is not None:
                 await append_action(conn, hand_id, data, moves, seq=None, at=now)
+            await _mark_leaving(conn, hand_id, leaving)
             return await settle_hand(conn, hand_id, hand, at=now)
 
         return await self._db.write(work)
@@ -416,3 +425,12 @@ class Hands:
             return await ledger.hand_rows(conn, hand_id)
 
         return await self._db.read(work)
+
+
+async def _mark_leaving(conn: Conn, hand_id: int, player: int | None) -> None:
+    """Mark `player`'s seat at the hand's table to stand up when the hand ends."""
+    if player is None:
+        return
+    hand = await get_hand(conn, hand_id)
+    await execute(conn, "UPDATE seats SET leaving = 1 WHERE table_id = ? AND user_id = ?",
+                  (hand.table_id, player))

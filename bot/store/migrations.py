@@ -277,6 +277,13 @@ _V11_CLOSING: tuple[Step, ...] = (
     "ALTER TABLE tables ADD COLUMN closing INTEGER NOT NULL DEFAULT 0 CHECK (closing IN (0, 1))",
 )
 
+_V12_WAIT: tuple[Step, ...] = (
+    # What the table waits for and until when (JSON, bot.clock.Wait): a restart keeps the
+    # deadline the players saw instead of starting the wait again.
+    "ALTER TABLE tables ADD COLUMN wait TEXT CHECK (wait IS NULL OR length(wait) <= 400)",
+)
+
+
 async def _number_hands_per_chat(conn: Conn) -> None:
     """Hand numbers count per chat, as /hand N reads them: renumber the hands played."""
     # Out of the way first, so no step of the renumbering meets UNIQUE (table_id, number).
@@ -287,7 +294,7 @@ async def _number_hands_per_chat(conn: Conn) -> None:
         " WHERE id = hands.table_id) AND h.id <= hands.id)")
 
 
-_V12_FAIR_DEALING: tuple[Step, ...] = (
+_V13_FAIR_DEALING: tuple[Step, ...] = (
     # The secret each table deals from, committed to (SHA-256) before its first decision and
     # revealed when it closes, unless its settings keep it; see docs/FAIRNESS.md.
     """
@@ -330,8 +337,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "private turn reminders per user", _V9_NOTIFY),
     Migration(10, "the language a user chose, apart from his client's", _V10_CHOSEN_LANGUAGE),
     Migration(11, "a table asked to close when its hand ends", _V11_CLOSING),
-    Migration(12, "fair dealing: table secrets, player seeds, hand numbers per chat",
-              _V12_FAIR_DEALING),
+    Migration(12, "what a table waits for, with its deadline", _V12_WAIT),
+    Migration(13, "fair dealing: table secrets, player seeds, hand numbers per chat",
+              _V13_FAIR_DEALING),
 )
 LATEST = len(MIGRATIONS)
 

@@ -87,6 +87,8 @@ class Table:
     """A practice table: the creator against computer players, on practice chips."""
     closing: bool = False
     """Asked to close (/endgame) while a hand was on: it closes when that hand ends."""
+    wait: str | None = None
+    """What the table waits for and until when (JSON of `bot.clock.Wait`), as last stored."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Table:
@@ -94,7 +96,7 @@ class Table:
                    row["creator"],
                    json.loads(row["rules"]), row["message_id"], row["created_at"],
                    row["closed_at"], row["shown"],
-                   bool(row["practice"]), bool(row["closing"]))
+                   bool(row["practice"]), bool(row["closing"]), row["wait"])
 
 
 @dataclass(frozen=True, slots=True)

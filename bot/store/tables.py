@@ -239,6 +239,15 @@ class Tables:
             raise BadInput(f"a shown digest is a short text, not {shown!r}")
         await self._db.write(lambda conn: _set(conn, table_id, "shown", shown), step=True)
 
+    async def set_wait(self, table_id: int, wait: str | None) -> None:
+        """Remember what the table waits for and until when (a short JSON text).
+
+        Not money: it commits at the lighter durability of an in-hand step.
+        """
+        if wait is not None and (type(wait) is not str or len(wait) > 400):
+            raise BadInput(f"a wait is a short text, not {wait!r}")
+        await self._db.write(lambda conn: _set(conn, table_id, "wait", wait), step=True)
+
     async def set_closing(self, table_id: int) -> None:
         """Mark the table to close when the hand in progress ends."""
         await self._db.write(lambda conn: _set(conn, table_id, "closing", 1))

@@ -3,18 +3,19 @@ what it was told (no Telegram, no stand-in)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from bot import errors
-from bot.games import Games, Live, Player, Wait, WaitKind
+from bot.clock import Ring, WaitKind
+from bot.games import Games, Live, Player
 from bot.render import PrivateHand, SeatView
 from bot.store import Store, TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Action
+from tests.bot.conftest import NOW
 from tests.store.conftest import dump
 
 CHAT = -100
@@ -45,16 +46,16 @@ class FakeOutbox:
     calls: list[tuple[str, object]] = field(default_factory=list)
 
     def show(self, live: Live) -> None:
-        view = live.view()
+        view = live.view(0.0)
         self.calls.append(("show", Screen(view.status, view.seats, view.hand_id,
                                           view.hand is not None, view.note)))
 
-    def send_cards(self, live: Live, hands: list[PrivateHand], *, hand_id: int,
-                   rounds: int) -> None:
-        self.calls.append(("cards", (sorted(h.player for h in hands), hand_id, rounds)))
+    def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
+                   hand_id: int, rounds: int) -> None:
+        self.calls.append(("cards", (sorted(h.player for h, _ in hands), hand_id, rounds)))
 
-    def arm(self, live: Live, wait: Wait | None) -> None:
-        self.calls.append(("arm", None if wait is None else wait.kind))
+    def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
+        self.calls.append(("remind", (player, left)))
 
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         self.calls.append(("resume", (live.id, message_id, shown)))
@@ -66,18 +67,36 @@ class FakeOutbox:
         return [value for k, value in self.calls if k == kind]
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "games.sqlite3")
-    try:
-        yield opened
-    finally:
-        await opened.close()
+@dataclass
+class FakeAlarms:
+    """Alarms that ring only when a test says so."""
+
+    set_: list[tuple[str, float]] = field(default_factory=list)
+    rings: dict[str, tuple[float, Ring]] = field(default_factory=dict)
+
+    def set(self, name: str, at: float, ring: Ring) -> None:
+        self.set_.append((name, at))
+        self.rings[name] = (at, ring)
+
+    def cancel(self, name: str) -> None:
+        self.rings.pop(name, None)
+
+    def at(self, table_id: int) -> float | None:
+        held = self.rings.get(f"table-{table_id}")
+        return None if held is None else held[0]
+
+    async def ring(self, table_id: int) -> None:
+        _, ring = self.rings.pop(f"table-{table_id}")
+        await ring()
 
 
-def games_of(store: Store, outbox: FakeOutbox) -> Games:
+def games_of(store: Store, outbox: FakeOutbox, alarms: FakeAlarms | None = None) -> Games:
     return Games(store, outbox, defaults=SETTINGS, starting_chips=STARTING_CHIPS,
-                 seed_source=lambda: SEED, clock=lambda: 1_000.0)
+                 seed_source=lambda: SEED, clock=lambda: NOW[0], alarms=alarms)
+
+
+def kind_of(live: Live) -> WaitKind | None:
+    return None if live.wait is None else live.wait.kind
 
 
 async def with_private_chat(store: Store, *players: Player) -> None:
@@ -100,10 +119,8 @@ async def test_opening_shows_an_empty_lobby_that_closes_if_nobody_starts_it(
         store: Store) -> None:
     outbox = FakeOutbox()
     live = await games_of(store, outbox).open_table(CHAT, None, ANA)
-    assert outbox.calls == [
-        ("show", Screen(TableStatus.LOBBY, (), 0, False, None)),
-        ("arm", WaitKind.IDLE),
-    ]
+    assert outbox.calls == [("show", Screen(TableStatus.LOBBY, (), 0, False, None))]
+    assert live.wait is not None and live.wait.kind is WaitKind.IDLE
     assert (await store.tables.get(live.id)).status is TableStatus.LOBBY
 
 
@@ -138,9 +155,9 @@ async def test_a_hand_is_dealt_played_and_settled(store: Store) -> None:
     assert dealt == [
         ("show", Screen(TableStatus.PLAYING, (SeatView(1, "Ana", 300), SeatView(2, "Boris", 300)),
                         live.hand_id, True, None)),
-        ("arm", WaitKind.TURN),
         ("cards", ([1, 2], live.hand_id, 1)),
     ]
+    assert live.wait is not None and live.wait.kind is WaitKind.TURN
 
     folder = hand.seats[hand.to_act].player
     who = ANA if folder == ANA.id else BORIS
@@ -151,7 +168,7 @@ async def test_a_hand_is_dealt_played_and_settled(store: Store) -> None:
     last = outbox.screens()[-1]
     assert last.status is TableStatus.PLAYING and not last.in_hand
     assert {s.player: s.stack for s in last.seats} == stacks
-    assert outbox.told("arm")[-1] is WaitKind.NEXT
+    assert kind_of(live) is WaitKind.NEXT
     assert {s.user_id: s.stack for s in await store.tables.seats(live.id)} == stacks
     assert (await store.hands.get(live.hand_id)).status == "settled"
 

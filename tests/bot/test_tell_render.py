@@ -3,8 +3,6 @@ hands that need a word of explanation, reminders, links and results (pure render
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from bot.i18n import Translations
 from bot.render import (
     Results,
@@ -25,13 +23,12 @@ TR = Translations.load().get("en")
 ON = ScoringRules()
 
 
-def view(hand: Hand, deadline: float | None = None) -> TableView:
+def view(hand: Hand, left: int | None = 45) -> TableView:
     names = {1: "Maria", 2: "Georgi", 3: "Ivan"}
     seats = tuple(SeatView(p, n, 1000) for p, n in names.items())
     return TableView(table_id=5, status=TableStatus.PLAYING, settings=TableSettings(),
                      seats=seats,
-                     names=names, hand=hand, hand_id=9, hand_no=7, wait_seconds=45,
-                     deadline=deadline, zone=UTC)
+                     names=names, hand=hand, hand_id=9, hand_no=7, wait_seconds=left)
 
 
 def test_hands_that_need_a_word_are_explained_and_plain_suits_are_not() -> None:
@@ -49,7 +46,7 @@ def test_hands_that_need_a_word_are_explained_and_plain_suits_are_not() -> None:
     assert why("Ah Kh 9d", 21) is None
 
 
-def test_the_last_actions_are_told_in_words_and_the_deadline_as_a_clock_time() -> None:
+def test_the_last_actions_are_told_in_words_and_the_deadline_once_as_time_left() -> None:
     hand = Hand.start(Rules(blind=False), [SeatIn(1, 500), SeatIn(2, 500), SeatIn(3, 500)],
                       0, b"words")
     order = [hand.seats[i].player for i in hand.order_after(0)]
@@ -58,12 +55,12 @@ def test_the_last_actions_are_told_in_words_and_the_deadline_as_a_clock_time() -
     second_seat = hand.seat_of(second)
     assert second_seat is not None
     hand.apply(Action(Act.TIMEOUT, second_seat))
-    at = datetime(2030, 5, 1, 21, 45, 30, tzinfo=UTC).timestamp()
-    text = render_table(view(hand, at), TR).text
+    text = render_table(view(hand, 37), TR).text
     names = {1: "Maria", 2: "Georgi", 3: "Ivan"}
     assert f"{names[first]} bets 20 · {names[second]} folds (time)" in text.splitlines()
-    assert "⌛ until 21:45:30 UTC" in text.splitlines()
-    assert "⌛" not in render_table(view(hand, None), TR).text
+    assert text.count("⏳") == 1 and "⏳ 37 seconds" in text
+    assert "⌛" not in text and "until" not in text
+    assert "⏳" not in render_table(view(hand, None), TR).text
 
 
 def test_the_reminder_names_the_group_the_choices_and_the_time_left() -> None:

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from bot.callback_data import Button, Press
-from bot.outbox import NUDGE_JOB
+from bot.clock import REMIND_ALARM
 from bot.pacing import URGENT
 from bot.sandbox.limits import FloodMode
 from bot.sandbox.models import ChatRecord, MessageRecord
@@ -32,7 +32,7 @@ def reminders(player: Player) -> list[MessageRecord]:
 
 
 def nudge_job(bed: Bed, group: ChatRecord) -> Any:
-    jobs = bed.app.job_queue.get_jobs_by_name(NUDGE_JOB.format(table=bed.live(group).id))
+    jobs = bed.app.job_queue.get_jobs_by_name(REMIND_ALARM.format(table=bed.live(group).id))
     assert len(jobs) == 1, jobs
     return jobs[0]
 
@@ -108,7 +108,7 @@ async def test_no_reminder_job_when_the_setting_is_zero(bed: Bed) -> None:
     await configure(bed, group, nudge_after=0.0)
     await bed.open_table(group, ana, boris)
     await bed.press(ana, group, "Start")
-    assert not bed.app.job_queue.get_jobs_by_name(NUDGE_JOB.format(table=bed.live(group).id))
+    assert not bed.app.job_queue.get_jobs_by_name(REMIND_ALARM.format(table=bed.live(group).id))
 
 
 async def test_a_press_behind_the_groups_budget_is_answered_with_what_it_did(bed: Bed) -> None:

@@ -1,0 +1,124 @@
+"""The outbox against a bot whose calls the test holds and releases (no stand-in): what it
+sends when an edit is still on its way, and what a store failure does to card messages."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.error import BadRequest
+
+from bot.games import Games, Live
+from bot.i18n import Translations
+from bot.outbox import TelegramOutbox
+from bot.pacing import GroupPace
+from bot.store import StorageFailure, Store
+from tests.bot.conftest import NOW
+from tests.bot.test_games import ANA, BORIS, CHAT, SEED, SETTINGS, STARTING_CHIPS, with_private_chat
+
+
+@dataclass
+class Sent:
+    message_id: int
+
+
+@dataclass
+class HeldBot:
+    """Answers at once, except an edit the test chose to hold."""
+
+    id: int = 42
+    sent: list[tuple[int, int, str]] = field(default_factory=list)
+    edits: list[tuple[int, bool]] = field(default_factory=list)
+    hold_next_edit: asyncio.Event | None = None
+    next_id: int = 100
+
+    async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> Sent:
+        self.next_id += 1
+        self.sent.append((chat_id, self.next_id, text))
+        return Sent(self.next_id)
+
+    async def edit_message_text(self, text: str, *, chat_id: int, message_id: int,
+                                reply_markup: Any = None, **kwargs: Any) -> None:
+        held, self.hold_next_edit = self.hold_next_edit, None
+        if held is not None:
+            await held.wait()
+        self.edits.append((message_id, reply_markup is not None))
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        raise BadRequest("Bad Request: member list is inaccessible")
+
+    async def get_chat(self, chat_id: int) -> Any:
+        raise BadRequest("Bad Request: chat not found")
+
+
+@dataclass
+class HeldApp:
+    bot: HeldBot = field(default_factory=HeldBot)
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    job_queue: None = None
+
+    def create_task(self, work: Coroutine[Any, Any, Any], **kwargs: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.append(task)
+        return task
+
+
+async def quiet(outbox: TelegramOutbox, app: HeldApp) -> None:
+    for _ in range(500):
+        await asyncio.sleep(0.01)
+        if not outbox.busy and all(t.done() for t in app.tasks):
+            return
+
+
+async def table(store: Store) -> tuple[HeldApp, TelegramOutbox, Games, Live]:
+    app = HeldApp()
+    outbox = TelegramOutbox(app, Translations.load(),  # type: ignore[arg-type]
+                            GroupPace(10**6), now=lambda: NOW[0])
+    outbox.know(CHAT, "group", "Svara night", None)
+    games = Games(store, outbox, defaults=SETTINGS, starting_chips=STARTING_CHIPS,
+                  seed_source=lambda: SEED, clock=lambda: NOW[0])
+    outbox.told = games
+    await with_private_chat(store, ANA, BORIS)
+    live = await games.open_table(CHAT, None, ANA)
+    await quiet(outbox, app)
+    return app, outbox, games, live
+
+
+async def test_item3_table_during_an_edit_in_flight_posts_a_usable_message(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    assert [m for _, m, _ in app.bot.sent] == [101]
+    release = app.bot.hold_next_edit = asyncio.Event()
+    await games.join(live, ANA)  # its edit of message 101 is held by Telegram
+    await asyncio.sleep(0.01)
+    moving = asyncio.create_task(outbox.move_down(live))
+    await asyncio.sleep(0.01)
+    release.set()
+    await moving
+    await quiet(outbox, app)
+    assert [m for _, m, _ in app.bot.sent] == [101, 102]
+    assert outbox.message_id(live.id) == 102
+    assert outbox.retired(live.id, 101) and not outbox.retired(live.id, 102)
+
+
+async def test_item8_a_store_failure_before_the_card_messages_still_sends_them(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    await games.join(live, ANA)
+    await games.join(live, BORIS)
+    real = store.users.get
+
+    async def broken(user_id: int) -> Any:
+        if user_id in (ANA.id, BORIS.id):
+            raise StorageFailure("disk I/O error")
+        return await real(user_id)
+
+    store.users.get = broken  # type: ignore[method-assign]
+    await games.start(live, ANA, is_admin=False)
+    await quiet(outbox, app)
+    assert all(t.done() and t.exception() is None for t in app.tasks)
+    assert sorted(chat for chat, _, _ in app.bot.sent if chat > 0) == [ANA.id, BORIS.id]
+    # What went out is recorded (a restart would not send them again).
+    assert (await store.hands.get(live.hand_id)).cards_sent == 1
