@@ -45,9 +45,9 @@ from bot.practice import Practice
 from bot.routes import register
 from bot.settings import Settings
 from bot.store import Store, StoreError
+from bot.store.db import hide_statements
 from bot.table_settings import TableSettings
 from bot.texts import COMMANDS
-from engine import new_seed
 
 log = logging.getLogger(__name__)
 
@@ -129,11 +129,12 @@ def build_application(
     settings: Settings,
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
     *,
-    seed_source: Callable[[], bytes] = new_seed,
+    seed_source: Callable[[], bytes] | None = None,
 ) -> AnyApp:
     """The application with every handler; `start_services` runs in its post_init.
 
-    `seed_source` gives each hand its secret seed (tests inject known ones).
+    `seed_source`, for tests only, deals every hand from a known seed instead of the
+    table's derivation (docs/FAIRNESS.md).
     """
     if builder is None:
         builder = (
@@ -145,6 +146,7 @@ def build_application(
             .get_updates_request(AiohttpRequest(pool_size=1))
         )
     hide_private_texts()  # before the first call: DEBUG logs must not show anyone's cards
+    hide_statements()  # nor a hand's seed or a table's secret, from the database's log
     if settings.rate_limit:
         builder = builder.rate_limiter(rate_limiter())
     app = (
@@ -160,7 +162,7 @@ def build_application(
 
 
 async def start_services(
-    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] = new_seed
+    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] | None = None
 ) -> Services:
     """Open the store, bring back every table, and register the command list."""
     # Wallet movements and settled hands are forced to disk (FULL); in-hand steps survive a
@@ -175,7 +177,7 @@ async def start_services(
     outbox.told = games
     app.bot_data["alarms"] = alarms
     services = Services(store, games, translations, outbox, link_secret(settings),
-                        Languages(store, translations))
+                        Languages(store, translations), verify_url=settings.verify_url)
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
@@ -196,7 +198,8 @@ async def start_services(
     return services
 
 
-async def _started(app: AnyApp, settings: Settings, seed_source: Callable[[], bytes]) -> None:
+async def _started(app: AnyApp, settings: Settings,
+                   seed_source: Callable[[], bytes] | None) -> None:
     await start_services(app, settings, seed_source)
 
 

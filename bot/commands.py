@@ -47,10 +47,12 @@ from bot.render import (
     wait_text,
 )
 from bot.store import BonusNotDue, StoreError
+from bot.store.fairness import SEED_LENGTH, valid_seed
 from bot.store.history import NetLine, PlayedHand
 from bot.store.next_game import NextGame
 from bot.store.statement import statement
 from bot.table_settings import settings_text
+from engine import seed_hash
 
 DAILY_BONUS = 200
 """The daily bonus when the settings do not say (``SVARA_DAILY_BONUS``)."""
@@ -161,19 +163,45 @@ async def on_hand(update: Update, context: Context) -> None:
             await reply(context, message, tr.gettext(replies.HAND_IN_GROUP))
             return
         args = context.args or []
-        hand_id = hand_number(args)
-        if hand_id is None:
+        number = hand_number(args)
+        if number is None:
             await reply(context, message, tr.gettext(replies.HAND_USAGE))
             return
-        played = await context.services.store.history.chat_hand(message.chat_id, hand_id)
+        played = await context.services.store.history.chat_hand(message.chat_id, number)
         if played is None:
-            await reply(context, message, tr.format(replies.NO_SUCH_HAND,
-                                                     id=hand_id))
+            await reply(context, message, tr.format(replies.NO_SUCH_HAND, id=number))
             return
         names = await _names(context, [played])
         await reply(context, message, hand_text(tr, names, played))
-        for text in proof_texts(tr, played):
+        for text in proof_texts(tr, names, played, context.services.verify_url):
             await reply(context, message, text)
+
+    await run_command(message, tr, work(), context)
+
+
+async def on_seed(update: Update, context: Context) -> None:
+    """/seed TEXT: the player's own contribution to every deal from the next one on;
+    /seed alone says what it is now."""
+    message, who, tr = command_parts(update, context)
+
+    async def work() -> None:
+        await context.services.games.player(who)
+        fairness = context.services.store.fairness
+        text = (message.text or "").partition(" ")[2].strip()
+        if not text:
+            seed = await fairness.seed(who.id)
+            if seed is None:
+                await reply(context, message, tr.gettext(replies.SEED_NONE))
+            else:
+                await reply(context, message, tr.format(replies.SEED_IS, seed=seed,
+                                                         hash=seed_hash(seed)))
+            return
+        if not valid_seed(text):
+            await reply(context, message, tr.format(replies.SEED_USAGE, most=SEED_LENGTH))
+            return
+        await fairness.set_seed(who.id, text)
+        await reply(context, message, tr.format(replies.SEED_SET, seed=text,
+                                                 hash=seed_hash(text)))
 
     await run_command(message, tr, work(), context)
 
@@ -499,7 +527,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("settings", on_settings))
     app.add_handler(CommandHandler("newgame", after_newgame), group=1)
     app.add_handler(CallbackQueryHandler(on_settings_press, pattern=settings_menu.PATTERN))
-    for name, handler in (("history", on_history), ("hand", on_hand), ("daily", on_daily),
+    for name, handler in (("history", on_history), ("hand", on_hand), ("seed", on_seed),
+                          ("daily", on_daily),
                           ("balance", on_balance), ("nextgame", on_nextgame),
                           ("top", on_top), ("stats", on_stats)):
         app.add_handler(CommandHandler(name, throttled(name, handler)))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot import errors
+from bot import errors, fairness
 from bot.clock import Alarms, Clock, Wait, WaitKind, Want
 from bot.i18n import N_, normalize_language
 from bot.names import display_name, distinct
@@ -35,7 +35,7 @@ from bot.store.errors import InsufficientChips, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.models import Table as StoredTable
 from bot.table_settings import BadSetting, TableSettings, change
-from engine import Act, Action, Hand, Phase, new_seed
+from engine import Act, Action, Hand, Phase
 from engine.events import Dealt, Event, RoundStarted, SvaraOpened
 from engine.table import Table, TableSeat
 
@@ -93,6 +93,11 @@ class Live:
     """A closed table's results message, with the names it mentions (None: no hand played)."""
     stored_wait: Wait | None = None
     """The wait as the store holds it (written when it changes, not on every redraw)."""
+    played: int = 0
+    """Hands dealt at this table (`hand_no` is the chat's number of the last one)."""
+    table_commitment: str = ""
+    table_secret: str | None = None
+    """Revealed when the table closes (see bot.fairness)."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -116,6 +121,7 @@ class Live:
             closing=self.closing,
             private=self.chat_id > 0,  # private chats have positive ids, groups negative
             deadline=None if wait is None else wait.deadline,
+            table_commitment=self.table_commitment, table_secret=self.table_secret,
         )
 
 
@@ -200,7 +206,7 @@ class Games:
         *,
         defaults: TableSettings,
         starting_chips: int,
-        seed_source: Callable[[], bytes] = new_seed,
+        seed_source: Callable[[], bytes] | None = None,
         clock: Callable[[], float] = time.time,
         alarms: Alarms | None = None,
     ) -> None:
@@ -406,6 +412,7 @@ class Games:
                     raise errors.TableExists() from None
                 live = Live(row.id, chat_id, thread_id, creator.id, settings,
                             Table(settings.rules()), language=language)
+                live.table_commitment = await fairness.table_commitment(self.store, row.id)
                 live.name(creator.id, creator.name)
                 self._register(live)
         finally:
@@ -660,7 +667,7 @@ class Games:
     async def _results(self, live: Live) -> tuple[Results, dict[int, str]] | None:
         """What each player won or lost at a table that closed (None: no hand was played,
         or the ledger cannot be read now)."""
-        if live.hand_no == 0:
+        if live.played == 0:
             return None
         try:
             nets = await self.store.users.session(live.id)
@@ -675,7 +682,7 @@ class Games:
             return None
         if not nets:
             return None
-        return Results(live.hand_no, tuple((r.user_id, r.net) for r in nets), biggest), names
+        return Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest), names
 
     def _forgotten(self, live: Live) -> bool:
         return self.tables.get(live.id) is not live
@@ -715,15 +722,21 @@ class Games:
         if not live.table.can_deal():
             await self._close(live, _why_no_deal(live.table))
             return
-        hand = live.table.deal(self.seed_source())
         try:
-            hand_id = await self.store.hands.open(live.id, hand)
+            deal = await fairness.next_deal(self.store, live.id,
+                                            [s.player for s in live.table.seats])
+            # A test may deal from a seed of its own; then the hand has no derivation to prove.
+            fixed = None if self.seed_source is None else self.seed_source()
+            hand = live.table.deal(deal.key if fixed is None else fixed)
+            hand_id, number = await self.store.hands.open_numbered(
+                live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds))
         except StoreError as err:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
-        live.hand, live.hand_id = hand, hand_id
-        live.hand_no += 1
+        live.hand, live.hand_id, live.hand_no = hand, hand_id, number
+        live.played += 1
+        live.table_commitment = deal.commitment
         live.status = TableStatus.PLAYING
         live.outcome = live.note = None
         if hand.is_over:
@@ -811,6 +824,8 @@ class Games:
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
         await self.store.tables.close(live.id)
         live.hand = None
+        if live.settings.reveal:
+            live.table_secret = await fairness.reveal(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.results = await self._results(live)
@@ -884,6 +899,8 @@ class Games:
             start, keep,
         )
         live.hand_no = 0 if last is None else last.number
+        live.played = await self.store.hands.count(live.id)
+        live.table_commitment = await fairness.table_commitment(self.store, live.id)
         for s in seats:
             if s.user_id not in live.names:
                 user = await self.store.users.get(s.user_id)

@@ -71,6 +71,8 @@ class Services:
     """Who reads which language (`bot.languages`)."""
     guard: CommandGuard = field(default_factory=CommandGuard)
     """Who sent too many commands lately (`bot.flood`)."""
+    verify_url: str | None = None
+    """Where docs/verify.html is served, for the link /hand N gives (None: no link)."""
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

@@ -45,7 +45,7 @@ HAND_IN_GROUP = N_("/hand works in a group.")
 """/hand in private."""
 HAND_USAGE = N_("Use /hand NUMBER, e.g. /hand 12 (numbers are in /history).")
 """/hand without a number, or with something else."""
-NO_SUCH_HAND = N_("No hand #{id} was played in this chat.")
+NO_SUCH_HAND = N_("No hand {id} was played in this chat.")
 """/hand N where N is not a settled hand of this chat."""
 
 # --------------------------------------------------------------------- /balance and /daily
@@ -152,3 +152,18 @@ YOUR_GROUP = N_("your group")
 SLOW_DOWN = N_("Too many commands at once: I will answer you again in {time}.")
 """To a user who sent more commands in a few seconds than a person types; his next ones
 are ignored for that long."""
+SEED_NONE = N_("You have no seed yet: a random one is drawn for you at your first deal. Set "
+               "your own with /seed TEXT.")
+"""/seed alone, from a player who never had one."""
+
+SEED_IS = N_("Your seed: <code>{seed}</code>\nIts SHA-256, as the proof of each hand shows it: "
+             "<code>{hash}</code>\nChange it any time with /seed TEXT.")
+"""/seed alone: the player's seed now."""
+
+SEED_USAGE = N_("Use /seed TEXT: 1 to {most} characters of your own, mixed into every deal "
+                "at your tables from the next one on.")
+"""/seed with a text that cannot be a seed (too long, or not printable)."""
+
+SEED_SET = N_("Your seed is now <code>{seed}</code> (SHA-256 <code>{hash}</code>): it is "
+              "mixed into every deal at your tables from the next one on.")
+"""/seed TEXT went through."""

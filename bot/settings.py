@@ -83,6 +83,10 @@ class Settings(BaseSettings):
     webhook_url: str | None = Field(
         default=None, description="Public https address; when set the bot serves a webhook."
     )
+    verify_url: str | None = Field(
+        default=None,
+        description="Where docs/verify.html is served; /hand N links it with the hand's proof.",
+    )
     webhook_listen: str = Field(default="0.0.0.0", description="Address the webhook binds to.")
     webhook_port: int = Field(
         default=DEFAULT_WEBHOOK_PORT,
@@ -178,6 +182,13 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         return _http_url(value.strip(), "the webhook URL")
+
+    @field_validator("verify_url", mode="after")
+    @classmethod
+    def _verify_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return _http_url(value.strip(), "the verifier's URL")
 
     @field_validator("log_level", mode="before")
     @classmethod

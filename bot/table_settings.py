@@ -102,6 +102,9 @@ class TableSettings(BaseModel):
     nudge_after: Annotated[float, Field(ge=0, le=3600), Setting(
         "nudge", operator="nudge_after", presets=("0", "5", "10", "20", "30"))] = 10
     """Seconds a turn waits before its player is reminded privately; 0: never."""
+    reveal: Annotated[bool, Setting("reveal", ON_OFF)] = True
+    """Reveal the table's secret when it closes, so every deck it dealt can be recomputed
+    (folded cards too); off keeps folded cards private for good (docs/FAIRNESS.md)."""
 
     @property
     def max_buy_in(self) -> int:

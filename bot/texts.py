@@ -23,6 +23,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("daily", N_("Your daily bonus chips")),
     ("history", N_("The last hands of this chat")),
     ("hand", N_("One hand in full with its fairness proof: /hand 12")),
+    ("seed", N_("Your own seed, mixed into every deal at your tables: /seed TEXT")),
     ("top", N_("This chat's leaderboard (/top all: every chat)")),
     ("stats", N_("Your figures and chart (reply to see a player's)")),
     ("settings", N_("Table settings of this chat (admins change them)")),

@@ -16,6 +16,7 @@ interleave inside one ``BEGIN ... COMMIT``. So every unit of work goes through `
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
@@ -40,6 +41,41 @@ class OpenOptions(TypedDict, total=False):
     synchronous: Synchronous
     step_synchronous: Synchronous | None
     busy_timeout_ms: int
+
+
+class StatementFilter(logging.Filter):
+    """Keep statements and their values out of aiosqlite's log (it logs, at DEBUG, every
+    call with its arguments: a hand's seed, a table's secret). Only the call's name stays."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(_call_name(a) for a in record.args)
+        elif record.args:
+            record.args = None
+            record.msg = str(record.msg).replace("%", "%%")
+        return True
+
+
+def _call_name(value: object) -> object:
+    if isinstance(value, BaseException):
+        return type(value).__name__
+    function = getattr(value, "func", value)
+    return getattr(function, "__qualname__", None) or type(value).__name__
+
+
+_STATEMENTS = StatementFilter()
+
+
+def hide_statements() -> None:
+    """Put the `StatementFilter` on aiosqlite's logger (once; calling again is harmless)."""
+    logger = logging.getLogger("aiosqlite")
+    if _STATEMENTS not in logger.filters:
+        logger.addFilter(_STATEMENTS)
+
+
+def show_statements() -> None:
+    """Take the filter off again (tests prove with it that the filter is what hides)."""
+    logging.getLogger("aiosqlite").removeFilter(_STATEMENTS)
 
 
 async def _to_the_end(step: Awaitable[T]) -> T:

@@ -31,6 +31,7 @@ from bot.store.errors import (
     NotSeated,
     UnknownHand,
 )
+from bot.store.fairness import record_proof
 from bot.store.history import record_players
 from bot.store.models import HandRow, Movement, Settled
 from bot.store.sql import Conn, execute, fetchall, fetchone
@@ -250,12 +251,20 @@ class Hands:
     def _now(self) -> int:
         return int(self._clock())
 
-    async def open(self, table_id: int, hand: Hand) -> int:
-        """Persist a started hand (start JSON, commitment, antes); return its id.
+    async def open(self, table_id: int, hand: Hand,
+                   proof: tuple[int, Sequence[str]] | None = None) -> int:
+        """Persist a started hand (see `open_numbered`); return its id."""
+        hand_id, _ = await self.open_numbered(table_id, hand, proof)
+        return hand_id
+
+    async def open_numbered(self, table_id: int, hand: Hand,
+                            proof: tuple[int, Sequence[str]] | None = None) -> tuple[int, int]:
+        """Persist a started hand (start JSON, commitment, antes); return its id and number.
 
         The hand's seats must be the table's seated players with their stacks as the
         database has them (`HandMismatch` otherwise); one open hand per table
-        (`HandInProgress`).
+        (`HandInProgress`). Its number is the next of its chat (/hand N). ``proof`` is
+        the (nonce, seed hashes) its key was derived from, kept with it (`bot.store.fairness`).
         """
         if hand.actions:
             # Its events would mix the antes with later steps: open right after start.
@@ -265,7 +274,7 @@ class Hands:
         commitment = hand.commitment
         now = self._now()
 
-        async def work(conn: Conn) -> int:
+        async def work(conn: Conn) -> tuple[int, int]:
             await live_table(conn, table_id)
             busy = await fetchone(conn, "SELECT id FROM hands WHERE table_id = ?"
                                         " AND status = 'open'", (table_id,))
@@ -282,13 +291,18 @@ class Hands:
             cursor = await execute(
                 conn,
                 "INSERT INTO hands (table_id, number, start, commitment, started_at)"
-                " SELECT ?, ifnull(max(number), 0) + 1, ?, ?, ? FROM hands WHERE table_id = ?",
+                " SELECT ?, ifnull(max(h.number), 0) + 1, ?, ?, ? FROM hands h"
+                " JOIN tables t ON t.id = h.table_id"
+                " WHERE t.chat_id = (SELECT chat_id FROM tables WHERE id = ?)",
                 (table_id, _json(start), commitment, now, table_id),
             )
             hand_id = int(cursor.lastrowid or 0)
-            await post_moves(conn, await get_hand(conn, hand_id), moves, seq=0, at=now)
+            if proof is not None:
+                await record_proof(conn, hand_id, proof[0], proof[1])
+            row = await get_hand(conn, hand_id)
+            await post_moves(conn, row, moves, seq=0, at=now)
             await execute(conn, "UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
-            return hand_id
+            return hand_id, row.number
 
         return await self._db.write(work, step=True)
 
@@ -385,6 +399,12 @@ class Hands:
         row = await self._db.fetchone(
             "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
         return None if row is None else HandRow.of(row)
+
+    async def count(self, table_id: int) -> int:
+        """How many hands the table has dealt, whatever became of them."""
+        row = await self._db.fetchone("SELECT count(*) FROM hands WHERE table_id = ?",
+                                      (table_id,))
+        return 0 if row is None else int(row[0])
 
     async def actions(self, hand_id: int) -> list[dict[str, Any]]:
         """The hand's action log, in order, as JSON."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.names import group_title
 from bot.store.db import Database
+from bot.store.fairness import HandProof, read_proof
 from bot.store.models import HandRow
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from engine import Hand
@@ -107,13 +108,16 @@ class PlayedHand:
     row: HandRow
     chat_id: int
     hand: Hand
+    proof: HandProof | None = None
+    """What its key came from (None for a hand dealt before the table secrets)."""
 
 
 async def _played(conn: Conn, row: Any) -> PlayedHand:
     acts = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
                           (row["id"],))
     hand = Hand.replay(json.loads(row["start"]), [json.loads(a[0]) for a in acts])
-    return PlayedHand(HandRow.of(row), int(row["chat_id"]), hand)
+    return PlayedHand(HandRow.of(row), int(row["chat_id"]), hand,
+                      await read_proof(conn, int(row["id"])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,15 +204,15 @@ class History:
 
         return await self._db.read(work)
 
-    async def chat_hand(self, chat_id: int, hand_id: int) -> PlayedHand | None:
-        """The settled hand ``hand_id`` if it was played in ``chat_id``, else None."""
+    async def chat_hand(self, chat_id: int, number: int) -> PlayedHand | None:
+        """The settled hand number ``number`` of ``chat_id`` (/hand N), else None."""
 
         async def work(conn: Conn) -> PlayedHand | None:
             row = await fetchone(
                 conn,
                 "SELECT h.*, t.chat_id FROM hands h JOIN tables t ON t.id = h.table_id"
-                " WHERE h.id = ? AND t.chat_id = ? AND h.status = 'settled'",
-                (hand_id, chat_id))
+                " WHERE h.number = ? AND t.chat_id = ? AND h.status = 'settled'",
+                (number, chat_id))
             return None if row is None else await _played(conn, row)
 
         return await self._db.read(work)

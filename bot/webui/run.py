@@ -37,7 +37,6 @@ from bot.settings import Settings
 from bot.webui.robots import Robots
 from bot.webui.site import Site, serve_site
 from bot.webui.watch import WatchedWorld
-from engine import new_seed
 
 HOST = "127.0.0.1"
 NAMES = ("Ana", "Boris", "Vera", "Georgi", "Desi", "Emil", "Iva", "Kalin", "Lora")
@@ -103,7 +102,7 @@ def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
 async def launch(
     *, port: int = 0, players: int = 4, db: Path | None = None, speed: float = 4.0,
     names: tuple[str, ...] = NAMES, robot_delay: float = 0.6,
-    seed_source: Callable[[], bytes] = new_seed, language: str = DEFAULT_LANGUAGE,
+    seed_source: Callable[[], bytes] | None = None, language: str = DEFAULT_LANGUAGE,
     **settings: Any,
 ) -> AsyncIterator[Running]:
     """Start everything; yield it running; stop it in reverse.

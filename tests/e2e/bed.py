@@ -53,6 +53,9 @@ class Bed:
         self.app: Any = None
         self._running: Any = None
         self.deals = 0
+        self.derive = False
+        """Deal as in production, from the table secret and the players' seeds, instead of
+        from the seeds a test plans (see `next_seed`); takes effect at the next start."""
         # Telegram's flood limits, on a clock TIME_SCALE times faster on both sides.
         started = time.monotonic()
         tg.flood.clock = lambda: started + (time.monotonic() - started) * TIME_SCALE
@@ -79,7 +82,8 @@ class Bed:
             .get_updates_request(AiohttpRequest(pool_size=1))
             .rate_limiter(rate_limiter(TIME_SCALE))
         )
-        self.app = build_application(self.settings(), builder, seed_source=self.next_seed)
+        self.app = build_application(self.settings(), builder,
+                                     seed_source=None if self.derive else self.next_seed)
         self._running = self.tg.running(self.app, poll_timeout=1.0)
         await self._running.__aenter__()
         await self.app.post_init(self.app)
@@ -253,7 +257,7 @@ class Deal:
         if f"{self.name}: {self.shown} ({self.points})" not in lines:
             return False
         title = lines[0]
-        if title == f"📜 Hand #{self.hand_id}":  # /hand N, asked after the hand
+        if title.startswith(f"📜 Hand {self.hand_no} · "):  # /hand N, asked after the hand
             return self.over
         if title == "🃏 Svara: the table is closed.":
             return self.over and self.last
