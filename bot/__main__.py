@@ -21,7 +21,7 @@ from bot.settings import Settings, describe_errors, env_name
 
 log = logging.getLogger("bot")
 
-STORE_COMMANDS = frozenset({"audit", "backup", "grant"})
+STORE_COMMANDS = frozenset({"audit", "backup", "grant", "users"})
 OPS_COMMANDS = frozenset({"restore", "status"})
 EXIT_CONFIG = 2
 EXIT_STARTUP = 1
@@ -36,13 +36,15 @@ commands:
   backup PATH [--db PATH]    copy the database safely while the bot runs
   grant USER_ID AMOUNT --reason TEXT [--db PATH]
                              give a player chips (an operator_grant ledger row)
+  users [NAME] [--db PATH]   players whose name contains NAME, with their user ids
   restore BACKUP [--db PATH] put a backup in place of the database (bot stopped)
   status [--db PATH]         version, running or not, open tables, database ok
   sandbox [--port P] [--players N] [--db PATH]
                              play in a browser against a local stand-in for Telegram
 
 Settings come from SVARA_* environment variables or a .env file in the current
-folder; .env.example lists them all.
+folder; .env.example lists them all. The operator commands read the same settings
+(SVARA_DATABASE included) unless given --db, and say which database they act on.
 """
 
 TOKEN_HELP = """\
