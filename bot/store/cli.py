@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.audit import audit_file
+from bot.store.db import create_private
 from bot.store.errors import StoreError
 from bot.store.migrations import LATEST, schema_version
 from bot.store.sql import fetchone, read_only_uri
@@ -155,6 +156,7 @@ def backup(db: Path, target: Path) -> int:
 async def _copy(db: Path, partial: Path) -> tuple[str, int]:
     """Copy ``db`` into the new file ``partial``; its integrity check and schema version."""
     source = aiosqlite.connect(read_only_uri(db), uri=True)
+    create_private(partial)
     # The backup runs on the source's thread and writes through this connection.
     copy = aiosqlite.connect(partial, check_same_thread=False)
     async with source, copy:
