@@ -2,7 +2,8 @@
 wrong and what to do, and none of them changes the database.
 
 The database is checked before anything is written: its folder, the lock (one bot per
-file), write access, that it is a SQLite file at all, and that this code knows its schema.
+file), write access, that it is a SQLite file at all, that this code knows its schema,
+and that SQLite finds no damaged page in it.
 Only then is Telegram asked who the bot is, and only after that is the store opened (and
 migrated). A failed start therefore leaves the file as it was.
 """
@@ -84,6 +85,31 @@ def check_database(database: Path) -> None:
             f"(schema {version}, this version knows up to {LATEST})",
             "run the newer version, or restore a backup made by this one "
             "(python -m bot restore BACKUP)")
+    if version > 0:
+        _check_integrity(database)
+
+
+def _check_integrity(database: Path) -> None:
+    """Refuse a file SQLite finds damaged: it would open, then fail every move that reads
+    the damaged pages. Read-only; the quick check reads every page once."""
+    # Without a write-ahead log beside it the file alone is the database: opened as
+    # immutable, SQLite creates no -wal or -shm file for the check.
+    wal = database.with_name(database.name + "-wal").exists()
+    uri = database.resolve().as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            rows = conn.execute("PRAGMA quick_check(5)").fetchall()
+        finally:
+            conn.close()
+        found = "; ".join(str(row[0]) for row in rows)
+    except sqlite3.DatabaseError as err:
+        found = str(err)
+    if found != "ok":
+        raise _refuse(f"the database {database} is damaged (SQLite's check says: "
+                      f"{found[:200]})",
+                      "restore the newest backup (python -m bot restore BACKUP); keep the "
+                      "damaged file for inspection")
 
 
 def _sidecars(database: Path) -> list[Path]:

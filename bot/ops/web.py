@@ -93,17 +93,29 @@ class WebServer:
             body = await request.read()  # aiohttp stops at client_max_size
         except web.HTTPRequestEntityTooLarge:
             return _closing(web.Response(status=413, text="too large"))
-        try:
-            data = json.loads(body)
-            update = Update.de_json(data, self.app.bot)
-        except (ValueError, TypeError, KeyError) as err:
-            log.warning("webhook: a request that is not an update (%s)", type(err).__name__)
-            return web.Response(status=400, text="not an update")
+        update = self._parse(body)
         if update is None:
             return web.Response(status=400, text="not an update")
         self.health.mark_update()
         await self.app.update_queue.put(update)
         return web.Response(status=200)
+
+    def _parse(self, body: bytes) -> Update | None:
+        """The update in ``body``, or None (logged in one line) for anything else."""
+        try:
+            data = json.loads(body)
+        except ValueError:
+            log.warning("webhook: a request whose body is not JSON (%d bytes)", len(body))
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+            log.warning("webhook: a request whose JSON is not an update (%s)",
+                        type(data).__name__)
+            return None
+        try:
+            return Update.de_json(data, self.app.bot)
+        except Exception as err:  # any shape PTB cannot read is the sender's fault
+            log.warning("webhook: a request that is not an update (%s)", type(err).__name__)
+            return None
 
     async def _healthz(self, request: web.Request) -> web.StreamResponse:
         report = await self.health.report()

@@ -7,6 +7,7 @@ nothing listens on.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sqlite3
@@ -27,7 +28,9 @@ from tests.bot.proc import (
     clean_env,
     closed_port,
     fingerprint,
+    finish,
     run_bot,
+    start_bot,
     unwritable,
 )
 
@@ -140,4 +143,39 @@ async def test_item8_an_unwritable_database(standin: SandboxServer, folder: Path
     with unwritable(db):
         done = await run_bot(folder, env_for(folder, api=standin.base_url))
     assert_refused(done, f"the database {db} cannot be written", "write access")
+    assert fingerprint(folder) == before
+
+
+def damage_ledger_page(db: Path) -> None:
+    """Overwrite the header of the ledger's first page, as a failing disk would."""
+    conn = sqlite3.connect(db)
+    try:
+        page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        root = int(conn.execute(
+            "SELECT rootpage FROM sqlite_schema WHERE name = 'ledger'").fetchone()[0])
+        assert conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0] == "delete"
+    finally:
+        conn.close()
+    with db.open("r+b") as file:
+        file.seek(page_size * (root - 1))
+        file.write(b"\xee" * 12)
+
+
+async def test_a_database_with_a_damaged_ledger_page_refuses_to_start(
+    standin: SandboxServer, folder: Path
+) -> None:
+    damage_ledger_page(folder / "svara.sqlite3")
+    before = fingerprint(folder)
+    proc = await start_bot(folder, env_for(folder, api=standin.base_url))
+    try:
+        async with asyncio.timeout(60):
+            while proc.returncode is None:
+                # Before the check it started and polled, "ready" on a damaged ledger.
+                assert not any(c.method == "getUpdates" for c in standin.transcript.calls)
+                await asyncio.sleep(0.05)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    done = await finish(proc)
+    assert_refused(done, "is damaged", "restore the newest backup")
     assert fingerprint(folder) == before
