@@ -84,8 +84,7 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
         return 1
     kept = None
     if database.exists():
-        stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%dT%H%M%SZ")
-        kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+        kept = _free_name(database, now)
         # The file with its journal files moves as one: together they are the old database.
         for suffix in SIDECARS:
             side = database.with_name(database.name + suffix)
@@ -99,6 +98,19 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
     if kept is not None:
         print(f"the database it replaced is kept at {kept}", file=out)
     return 0
+
+
+def _free_name(database: Path, now: float) -> Path:
+    """A name for the replaced database that no file (nor journal file) has yet: a second
+    restore within the same second never overwrites the copy the first one kept. The
+    database's lock keeps other restores out while the name is chosen and used."""
+    stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = f"{database.name}.before-restore-{stamp}"
+    for n in range(1, 10_000):
+        kept = database.with_name(base if n == 1 else f"{base}-{n}")
+        if not any(kept.with_name(kept.name + s).exists() for s in ("", *SIDECARS)):
+            return kept
+    raise OSError(f"too many copies named {base}-N beside the database")
 
 
 def _check_copy(path: Path) -> str | None:

@@ -143,3 +143,22 @@ async def test_restore_refuses_tampered_schema(played: Path, tmp_path: Path) -> 
         assert "schema that differs" in err and "nothing was changed" in err, case
         assert case in err, err
         assert fingerprint(played.parent) == before, case
+
+
+async def test_two_restores_in_one_second_keep_both_replaced_databases(
+    played: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "first.sqlite3", tmp_path / "second.sqlite3"
+    assert cli.backup(played, first) == 0
+    store = await Store.open(played)
+    await store.users.ensure(7003, "Vera", starting_chips=1000)
+    await store.close()
+    assert cli.backup(played, second) == 0
+    # The live database has Ana, Boris, Vera; restore "first" (no Vera), then "second".
+    assert run(first, played)[0] == 0
+    assert run(second, played)[0] == 0  # the same clock second
+    kept = played.with_name("svara.sqlite3.before-restore-20260101T000000Z")
+    kept_again = played.with_name("svara.sqlite3.before-restore-20260101T000000Z-2")
+    assert await users(kept) == ["Ana", "Boris", "Vera"]  # the original, not overwritten
+    assert await users(kept_again) == ["Ana", "Boris"]
+    assert await users(played) == ["Ana", "Boris", "Vera"]
