@@ -23,8 +23,9 @@ log = logging.getLogger("bot")
 
 STORE_COMMANDS = frozenset({"audit", "backup", "grant", "users"})
 OPS_COMMANDS = frozenset({"restore", "status"})
-EXIT_CONFIG = 2
 EXIT_STARTUP = 1
+"""Every start that cannot succeed, bad settings and a missing token included."""
+EXIT_CONFIG = EXIT_STARTUP
 DEFAULT_ENV_FILE = Path(".env")
 HANDLER_NAME = "svara-bot"
 

@@ -33,9 +33,12 @@ from bot.ops.backups import Backups
 from bot.ops.health import Health
 from bot.ops.startup import (
     StartupError,
+    backup_before_migrating,
     check_database,
+    check_port,
     explain_telegram_error,
     lock_database,
+    port_problem,
 )
 from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
@@ -230,9 +233,16 @@ async def serve(
 
 
 async def _serve(settings: Settings, stop: asyncio.Event) -> None:
+    if settings.webhook_url:
+        check_port(settings.webhook_listen, settings.webhook_port)
     lock = lock_database(settings.database)
     try:
-        check_database(settings.database)
+        version = check_database(settings.database)
+        kept = await asyncio.to_thread(backup_before_migrating, settings.database, version,
+                                       settings.backup_dir)
+        if kept is not None:
+            log.info("schema %d will be upgraded; the database as it was is kept at %s",
+                     version, kept)
         requests = (AiohttpRequest(), AiohttpRequest(pool_size=1))
         builder = (
             ApplicationBuilder()
@@ -295,10 +305,7 @@ async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) ->
     try:
         await server.start()
     except OSError as err:
-        raise StartupError(
-            f"Cannot start: cannot listen on {settings.webhook_listen}:{settings.webhook_port}"
-            f" ({err.strerror or err}); free the port or set SVARA_WEBHOOK_PORT."
-        ) from None
+        raise port_problem(settings.webhook_listen, settings.webhook_port, err) from None
     try:
         await app.bot.set_webhook(settings.webhook_url, secret_token=secret,
                                   allowed_updates=UPDATES)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -69,10 +70,12 @@ def lock_database(database: Path, *, now: float | None = None) -> DatabaseLock:
     return lock
 
 
-def check_database(database: Path) -> None:
-    """Refuse a database this bot could not write or does not understand; change nothing."""
+def check_database(database: Path) -> int:
+    """Refuse a database this bot could not write or does not understand; change nothing.
+
+    Returns its schema version (0 for none yet)."""
     if not database.exists():
-        return  # created at the first start; the lock proved the folder writable
+        return 0  # created at the first start; the lock proved the folder writable
     for path in (database, *_sidecars(database)):
         try:
             os.close(os.open(path, os.O_RDWR))  # opening for writing writes nothing
@@ -87,6 +90,32 @@ def check_database(database: Path) -> None:
             "(python -m bot restore BACKUP)")
     if version > 0:
         _check_integrity(database)
+    return version
+
+
+def backup_before_migrating(database: Path, version: int, folder: Path | None,
+                            *, now: float | None = None) -> Path | None:
+    """Before this version migrates a database that holds data, a checked copy of it as it
+    was: in the backup folder when there is one, else beside the database. Never removed
+    by the rotation of automatic backups. Returns the copy (None: nothing to migrate)."""
+    if version == 0 or version >= LATEST:
+        return None
+    from bot.ops.backups import copy_with_backup_command, make_private_folder
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    where = folder if folder is not None else database.parent
+    target = where / f"{database.name}.before-schema-{LATEST}-{stamp}"
+    try:
+        make_private_folder(where)
+        code, said = copy_with_backup_command(database, target)
+    except OSError as err:
+        code, said = 1, str(err.strerror or err)
+    if code != 0:
+        raise _refuse(f"the copy of {database} to take before upgrading its schema from "
+                      f"{version} to {LATEST} failed ({said[:200]})",
+                      "free space or fix SVARA_BACKUP_DIR, then start again; nothing was "
+                      "changed")
+    return target
 
 
 def _check_integrity(database: Path) -> None:
@@ -153,6 +182,25 @@ def _schema_version(database: Path) -> int:
             conn.close()
     except sqlite3.DatabaseError:
         raise _not_a_database(database) from None
+
+
+def check_port(listen: str, port: int) -> None:
+    """Refuse a webhook address nothing could listen on, before the database is touched.
+
+    A probe: the port is bound (as aiohttp binds it) and let go at once; the server binds
+    it for good once the store is open.
+    """
+    try:
+        with socket.create_server((listen, port), reuse_port=False):
+            pass
+    except OSError as err:
+        raise port_problem(listen, port, err) from None
+
+
+def port_problem(listen: str, port: int, err: OSError) -> StartupError:
+    """The line for a webhook address that cannot be listened on."""
+    return StartupError(f"Cannot start: cannot listen on {listen}:{port} "
+                        f"({err.strerror or err}); free the port or set SVARA_WEBHOOK_PORT.")
 
 
 def explain_telegram_error(err: TelegramError, api_base_url: str) -> StartupError:

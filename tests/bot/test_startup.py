@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import socket
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +20,8 @@ import pytest
 from bot.ops.lock import DatabaseLock
 from bot.sandbox import SandboxServer, World
 from bot.store import Store
-from bot.store.migrations import LATEST
+from bot.store.db import Database
+from bot.store.migrations import LATEST, MIGRATIONS
 from tests.bot.proc import (
     OTHER_TOKEN,
     TOKEN,
@@ -51,6 +53,10 @@ async def folder(tmp_path: Path) -> Path:
     finally:
         await store.close()
     return tmp_path
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(os.listdir(folder))
 
 
 def env_for(folder: Path, *, token: str = TOKEN, api: str) -> dict[str, str]:
@@ -179,3 +185,58 @@ async def test_a_database_with_a_damaged_ledger_page_refuses_to_start(
     done = await finish(proc)
     assert_refused(done, "is damaged", "restore the newest backup")
     assert fingerprint(folder) == before
+
+
+async def test_a_failed_start_leaves_no_lock_file(standin: SandboxServer, tmp_path: Path) -> None:
+    done = await run_bot(tmp_path, env_for(tmp_path, token=OTHER_TOKEN, api=standin.base_url))
+    assert_refused(done, "rejected the bot token")
+    assert listing(tmp_path) == []
+
+
+async def test_a_busy_webhook_port_is_refused_before_the_database_is_touched(
+    standin: SandboxServer, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        env = env_for(tmp_path, api=standin.base_url)
+        env.update(SVARA_WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+                   SVARA_WEBHOOK_LISTEN="127.0.0.1", SVARA_WEBHOOK_PORT=str(port))
+        done = await run_bot(tmp_path, env)
+    assert_refused(done, f"cannot listen on 127.0.0.1:{port}", "SVARA_WEBHOOK_PORT")
+    assert listing(tmp_path) == []  # no database, no lock
+    assert standin.transcript.calls == []  # and Telegram was not asked anything
+
+
+async def test_an_older_schema_is_copied_before_it_is_migrated(
+    standin: SandboxServer, tmp_path: Path
+) -> None:
+    db = tmp_path / "svara.sqlite3"
+    database = await Database.open(db, migrations=MIGRATIONS[:LATEST - 1])
+    await database.close()
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO users (id, name, created_at, updated_at) VALUES (7001, 'Ana', 1, 1)")
+    conn.commit()
+    conn.close()
+    env = env_for(tmp_path, api=standin.base_url)
+    env["SVARA_BACKUP_DIR"] = str(tmp_path / "backups")
+    proc = await start_bot(tmp_path, env)
+    try:
+        async with asyncio.timeout(60):
+            while not any(c.method == "getUpdates" for c in standin.transcript.calls):
+                assert proc.returncode is None
+                await asyncio.sleep(0.05)
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+    done = await finish(proc)
+    assert done.code == 0, done.err
+    (kept,) = (tmp_path / "backups").glob(f"svara.sqlite3.before-schema-{LATEST}-*")
+    conn = sqlite3.connect(kept)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST - 1
+        assert conn.execute("SELECT name FROM users").fetchall() == [("Ana",)]
+    finally:
+        conn.close()
+    assert f"the database as it was is kept at {kept}" in done.err
