@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import os
 import sys
@@ -197,10 +198,45 @@ class TokenFilter(logging.Filter):
         return True
 
 
+FIELDS = ("chat", "table", "hand")
+"""Record fields game events carry (`bot.ops.events`), shown by the JSON format."""
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, and chat, table and hand when
+    the record has them."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for name in FIELDS:
+            value = getattr(record, name, None)
+            if value is not None:
+                line[name] = value
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exception"] = record.exc_text
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+QUIET_BELOW_WARNING = ("httpx", "apscheduler")
+"""Loggers whose INFO lines are routine churn: one per Bot API request (httpx), one per
+timer added or removed (APScheduler runs every table's timers)."""
+
+
 def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:
     """Log to stderr at the configured level, with the token masked everywhere."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     if settings.bot_token is not None:
         handler.addFilter(TokenFilter(settings.bot_token.get_secret_value()))
     handler.name = HANDLER_NAME
@@ -210,8 +246,8 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> loggi
     root.addHandler(handler)
     root.setLevel(settings.log_level)
     if settings.log_level != "DEBUG":
-        # One INFO line per Bot API request drowns everything else.
-        logging.getLogger("httpx").setLevel(logging.WARNING)
+        for name in QUIET_BELOW_WARNING:
+            logging.getLogger(name).setLevel(logging.WARNING)
     return handler
 
 

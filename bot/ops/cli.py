@@ -35,4 +35,10 @@ def main(argv: list[str]) -> int:
     announce(target, sys.stderr)
     if args.command == "restore":
         return restore(args.backup, target.path, out=sys.stdout, err=sys.stderr)
-    return status(target.path, out=sys.stdout)
+    settings = target.settings
+    live_url = None
+    if settings is not None and settings.health_port is not None:
+        host = settings.health_listen if settings.health_listen not in ("0.0.0.0", "::", "") \
+            else "127.0.0.1"
+        live_url = f"http://{host}:{settings.health_port}/livez"
+    return status(target.path, out=sys.stdout, live_url=live_url)

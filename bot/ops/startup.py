@@ -64,7 +64,8 @@ def lock_database(database: Path, *, now: float | None = None) -> DatabaseLock:
     except Busy as busy:
         who = f"pid {busy.holder.pid}, a {busy.holder.role}" if busy.holder else "unknown"
         raise _refuse(f"another process ({who}) is using the database {database}",
-                      "stop it first, or give this bot its own SVARA_DATABASE") from None
+                      "stop it first (a bot token runs in one process at a time, and only "
+                      "that process uses the database)") from None
     except OSError as err:
         raise _write_problem(folder, err, "the database folder") from None
     return lock

@@ -31,6 +31,8 @@ class Target:
 
     path: Path
     source: str
+    settings: Settings | None = None
+    """The bot's settings, when they were read (not with ``--db``)."""
 
     def line(self) -> str:
         """The line a command prints before it acts."""
@@ -67,7 +69,7 @@ def resolve(db: Path | None, env_file: Path | None, err: TextIO) -> Target | Non
         source = f"{VARIABLE} in {env}"
     else:
         source = f"the default; {VARIABLE} is not set"
-    return Target(settings.database, source)
+    return Target(settings.database, source, settings)
 
 
 def announce(target: Target, err: TextIO) -> None:

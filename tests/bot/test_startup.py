@@ -125,7 +125,9 @@ async def test_item8_a_database_another_bot_runs_on(standin: SandboxServer, fold
     before = fingerprint(folder)
     with DatabaseLock(folder / "svara.sqlite3", role="bot", now=0.0):
         done = await run_bot(folder, env_for(folder, api=standin.base_url))
-    assert_refused(done, "another process", f"pid {os.getpid()}", "stop it first")
+    assert_refused(done, "another process", f"pid {os.getpid()}", "stop it first",
+                   "one process at a time")
+    assert "its own SVARA_DATABASE" not in done.err
     assert fingerprint(folder) == before
 
 
