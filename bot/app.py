@@ -239,7 +239,7 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     if settings.webhook_url:
         check_port(settings.webhook_listen, settings.webhook_port)
     if settings.health_port is not None:
-        check_port(settings.health_listen, settings.health_port)
+        check_port(settings.health_listen, settings.health_port, "SVARA_HEALTH_PORT")
     lock = lock_database(settings.database)
     try:
         version = check_database(settings.database)
@@ -315,7 +315,7 @@ async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch
     if settings.health_port is not None:
         servers.append(await _listen(WebServer(
             app, health, path=None, listen=settings.health_listen, port=settings.health_port,
-            metrics=metrics, serve_metrics=True)))
+            metrics=metrics, serve_metrics=True), "SVARA_HEALTH_PORT"))
     if settings.webhook_url:
         servers.append(await _serve_webhook(app, settings, health, metrics))
         watch.start()
@@ -332,11 +332,11 @@ async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch
                 keep=settings.backup_keep).schedule(app.job_queue)
 
 
-async def _listen(server: WebServer) -> WebServer:
+async def _listen(server: WebServer, variable: str = "SVARA_WEBHOOK_PORT") -> WebServer:
     try:
         await server.start()
     except OSError as err:
-        raise port_problem(server.listen, server.port, err) from None
+        raise port_problem(server.listen, server.port, err, variable) from None
     return server
 
 

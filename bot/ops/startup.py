@@ -185,7 +185,7 @@ def _schema_version(database: Path) -> int:
         raise _not_a_database(database) from None
 
 
-def check_port(listen: str, port: int) -> None:
+def check_port(listen: str, port: int, variable: str = "SVARA_WEBHOOK_PORT") -> None:
     """Refuse a webhook address nothing could listen on, before the database is touched.
 
     A probe: the port is bound (as aiohttp binds it) and let go at once; the server binds
@@ -195,13 +195,14 @@ def check_port(listen: str, port: int) -> None:
         with socket.create_server((listen, port), reuse_port=False):
             pass
     except OSError as err:
-        raise port_problem(listen, port, err) from None
+        raise port_problem(listen, port, err, variable) from None
 
 
-def port_problem(listen: str, port: int, err: OSError) -> StartupError:
-    """The line for a webhook address that cannot be listened on."""
+def port_problem(listen: str, port: int, err: OSError,
+                 variable: str = "SVARA_WEBHOOK_PORT") -> StartupError:
+    """The line for an address (the webhook's, or the health port's) nothing can listen on."""
     return StartupError(f"Cannot start: cannot listen on {listen}:{port} "
-                        f"({err.strerror or err}); free the port or set SVARA_WEBHOOK_PORT.")
+                        f"({err.strerror or err}); free the port or set {variable}.")
 
 
 def explain_telegram_error(err: TelegramError, api_base_url: str) -> StartupError:

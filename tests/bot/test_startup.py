@@ -242,3 +242,17 @@ async def test_an_older_schema_is_copied_before_it_is_migrated(
     finally:
         conn.close()
     assert f"the database as it was is kept at {kept}" in done.err
+
+
+async def test_a_busy_health_port_is_refused_naming_its_setting(
+    standin: SandboxServer, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        env = env_for(tmp_path, api=standin.base_url)
+        env.update(SVARA_HEALTH_PORT=str(port))
+        done = await run_bot(tmp_path, env)
+    assert_refused(done, f"cannot listen on 127.0.0.1:{port}", "SVARA_HEALTH_PORT")
+    assert listing(tmp_path) == []
