@@ -30,14 +30,20 @@ from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.languages import Languages
+from bot.metrics import Metrics, newest_backup_in
 from bot.ops.backups import Backups
+from bot.ops.events import Events
 from bot.ops.health import Health
 from bot.ops.startup import (
     StartupError,
+    backup_before_migrating,
     check_database,
+    check_port,
     explain_telegram_error,
     lock_database,
+    port_problem,
 )
+from bot.ops.watch import Watch, check_token_is_free
 from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
@@ -240,10 +246,21 @@ async def serve(
 
 
 async def _serve(settings: Settings, stop: asyncio.Event) -> None:
+    if settings.webhook_url:
+        check_port(settings.webhook_listen, settings.webhook_port)
+    if settings.health_port is not None:
+        check_port(settings.health_listen, settings.health_port, "SVARA_HEALTH_PORT")
     lock = lock_database(settings.database)
     try:
-        check_database(settings.database)
-        requests = (AiohttpRequest(), AiohttpRequest(pool_size=1))
+        version = check_database(settings.database)
+        kept = await asyncio.to_thread(backup_before_migrating, settings.database, version,
+                                       settings.backup_dir)
+        if kept is not None:
+            log.info("schema %d will be upgraded; the database as it was is kept at %s",
+                     version, kept)
+        metrics = Metrics(newest_backup=newest_backup_in(settings.backup_dir))
+        requests = (AiohttpRequest(observer=metrics),
+                    AiohttpRequest(pool_size=1, observer=metrics))
         builder = (
             ApplicationBuilder()
             .token(settings.token())
@@ -253,23 +270,40 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
             .get_updates_request(requests[1])
         )
         app = build_application(settings, builder)
-        server: WebServer | None = None
+        metrics.open_tables = lambda: _open_tables(app)
+        watch = Watch(app, stop, webhook_url=settings.webhook_url)
+        servers: list[WebServer] = []
         try:
-            server = await _start(app, settings)
-            log.info("running (%s)", "webhook" if server else "long polling")
+            await _start(app, settings, metrics, watch, servers)
+            log.info("running (%s)", "webhook" if settings.webhook_url else "long polling")
             await stop.wait()
             log.info("stopping")
         finally:
-            await _stop(app, server)
+            await watch.close()
+            await _stop(app, servers)
             for request in requests:
                 await request.shutdown()
+        if watch.reason is not None:
+            raise StartupError(watch.reason)
     finally:
         lock.release()
 
 
-async def _start(app: AnyApp, settings: Settings) -> WebServer | None:
+def _open_tables(app: AnyApp) -> int:
+    services = app.bot_data.get("services")
+    return len(services.games.tables) if isinstance(services, Services) else 0
+
+
+async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch,
+                 servers: list[WebServer]) -> None:
     try:
         await app.initialize()  # getMe: the token and the network
+    except TelegramError as err:
+        raise explain_telegram_error(err, settings.api_base_url) from None
+    try:
+        # Before the store: a refused start must leave the database as it was.
+        pending = await check_token_is_free(app, settings.webhook_url,
+                                            take_over=settings.webhook_take_over)
     except TelegramError as err:
         raise explain_telegram_error(err, settings.api_base_url) from None
     try:
@@ -279,36 +313,50 @@ async def _start(app: AnyApp, settings: Settings) -> WebServer | None:
             f"Cannot start: the database {settings.database} cannot be opened ({err}); "
             "check the disk, or restore a backup (python -m bot restore BACKUP)."
         ) from None
-    server = None
+    health = Health(settings.database, store=lambda: services.store,
+                    open_tables=lambda: len(services.games.tables),
+                    webhook=settings.webhook_url is not None,
+                    stale_after=settings.updates_stale_after)
+    metrics.health = watch.health = health
+    health.mark_webhook_info(pending)
+    watch.events = Events(lambda: services.store, metrics)
+    await watch.events.look()  # where the books stand at start
+    watch.events.start()
+    if settings.health_port is not None:
+        servers.append(await _listen(WebServer(
+            app, health, path=None, listen=settings.health_listen, port=settings.health_port,
+            metrics=metrics, serve_metrics=True), "SVARA_HEALTH_PORT"))
     if settings.webhook_url:
-        server = await _serve_webhook(app, settings, services)
+        servers.append(await _serve_webhook(app, settings, health, metrics))
+        watch.start()
     else:
         assert app.updater is not None
         try:
-            await app.updater.start_polling(allowed_updates=UPDATES)
+            await app.updater.start_polling(allowed_updates=UPDATES,
+                                            error_callback=watch.polling_error)
         except TelegramError as err:
             raise explain_telegram_error(err, settings.api_base_url) from None
     await app.start()
     if settings.backup_dir is not None and app.job_queue is not None:
         Backups(settings.database, settings.backup_dir, every_hours=settings.backup_every,
                 keep=settings.backup_keep).schedule(app.job_queue)
-    return server
 
 
-async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) -> WebServer:
-    assert settings.webhook_url is not None
-    health = Health(settings.database, store=lambda: services.store,
-                    open_tables=lambda: len(services.games.tables))
-    secret = settings.webhook_secret_value()
-    server = WebServer(app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
-                       listen=settings.webhook_listen, port=settings.webhook_port)
+async def _listen(server: WebServer, variable: str = "SVARA_WEBHOOK_PORT") -> WebServer:
     try:
         await server.start()
     except OSError as err:
-        raise StartupError(
-            f"Cannot start: cannot listen on {settings.webhook_listen}:{settings.webhook_port}"
-            f" ({err.strerror or err}); free the port or set SVARA_WEBHOOK_PORT."
-        ) from None
+        raise port_problem(server.listen, server.port, err, variable) from None
+    return server
+
+
+async def _serve_webhook(app: AnyApp, settings: Settings, health: Health,
+                         metrics: Metrics) -> WebServer:
+    assert settings.webhook_url is not None
+    secret = settings.webhook_secret_value()
+    server = await _listen(WebServer(
+        app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
+        listen=settings.webhook_listen, port=settings.webhook_port, metrics=metrics))
     try:
         await app.bot.set_webhook(settings.webhook_url, secret_token=secret,
                                   allowed_updates=UPDATES)
@@ -321,11 +369,9 @@ async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) ->
     return server
 
 
-async def _stop(app: AnyApp, server: WebServer | None) -> None:
+async def _stop(app: AnyApp, servers: list[WebServer]) -> None:
     """Undo whatever `_start` got to, in reverse; one failing step does not skip the rest."""
-    steps: list[Callable[[], Awaitable[object]]] = []
-    if server is not None:
-        steps.append(server.stop)
+    steps: list[Callable[[], Awaitable[object]]] = [server.stop for server in servers]
     if app.updater is not None and app.updater.running:
         steps.append(app.updater.stop)
     if app.running:

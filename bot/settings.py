@@ -99,6 +99,10 @@ class Settings(BaseSettings):
         default=None, description="Secret Telegram sends back with every webhook call."
     )
 
+    webhook_take_over: bool = Field(
+        default=False,
+        description="Replace a webhook another process set for this token (a stale one).")
+
     backup_dir: Path | None = Field(
         default=None, description="Folder for automatic backups; unset: no automatic backups."
     )
@@ -139,6 +143,20 @@ class Settings(BaseSettings):
         description="Calls a minute the bot makes into one group (Telegram allows about 20).",
     )
     log_level: LogLevel = Field(default="INFO", description="Logging threshold.")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="text: one readable line a record; json: one JSON object "
+        "a line, with chat, table and hand as fields.")
+
+    health_port: int | None = Field(
+        default=None, ge=1, le=65535,
+        description="Port of /livez, /readyz, /healthz and /metrics; unset: not served "
+        "(in webhook mode /livez, /readyz and /healthz are on the webhook port too).")
+    health_listen: str = Field(default="127.0.0.1",
+                               description="Address the health and metrics port binds to.")
+    updates_stale_after: float = Field(
+        default=300, ge=0, le=7 * 24 * 3600,
+        description="Seconds without getUpdates answering (a webhook: without an update "
+        "while Telegram holds some) before /livez says the bot is not live; 0: never.")
 
     @field_validator("bot_token", mode="after")
     @classmethod
@@ -189,6 +207,10 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         return _http_url(value.strip(), "the verifier's URL")
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _log_format_lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
@@ -96,6 +97,26 @@ async def _to_the_end(step: Awaitable[T]) -> T:
     return task.result()
 
 
+FILE_MODE = 0o600
+"""The database, its journal files and every backup: readable by the bot's user alone."""
+
+
+def create_private(path: Path) -> None:
+    """Create ``path`` empty with `FILE_MODE` unless it exists (whatever the umask).
+
+    SQLite gives the ``-wal``, ``-shm`` and ``-journal`` files it creates beside a database
+    the database file's own mode, so they are private too.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, FILE_MODE)  # O_CREAT's mode is cut by the umask, never widened
+    finally:
+        os.close(fd)
+
+
 def _raise(err: BaseException) -> NoReturn:
     mapped = translate(err)
     if mapped is err:
@@ -155,6 +176,7 @@ class Database:
         if type(busy_timeout_ms) is not int or busy_timeout_ms < 0:
             raise ValueError("busy_timeout_ms must be a whole number >= 0")
         where = Path(path)
+        create_private(where)
         writer = await aiosqlite.connect(where, isolation_level=None)
         reader: Conn | None = None
         try:
