@@ -31,3 +31,22 @@ async def test_item1_one_users_flood_does_not_stall_a_press_in_another_group(
     # Repeats of one command merge while they wait, and past the burst he is ignored.
     assert len(said) <= BURST + 1
     assert bed.services.guard.ignored >= 300 - BURST
+
+
+async def test_item1_replies_hold_no_update_place_while_their_group_waits(bed: Bed) -> None:
+    # Many members, each under the guard's burst, or one member the guard let through:
+    # either way the replies wait for their group's pace outside the update handlers.
+    flooder, ana, boris = bed.players("Mallory", "Ana", "Boris")
+    his = bed.tg.world.group("Mallory's own", members=[flooder], admins=[flooder])
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    table = await bed.table_message(group)
+    for _ in range(300):
+        await flooder.send(his, "/help")
+    press = await ana.press(table, "Start")
+    answer = await press.answer()
+    assert not answer.show_alert, answer.text
+    await bed.idle()
+    # Waiting repeats of his one command were merged: far fewer than 300 replies went out.
+    said = his.bot_messages()
+    assert 1 <= len(said) <= 10 and bed.services.outbox.replies_dropped >= 290
