@@ -11,7 +11,8 @@ MOST_PER_HAND = 12
 
 
 async def test_a_hand_costs_at_most_twelve_transactions(bed: Bed) -> None:
-    ana, boris, carol = players = bed.players("Ana", "Boris", "Carol")
+    players = bed.players("Ana", "Boris", "Carol")
+    ana = players[0]
     group = bed.group(*players)
     await bed.store.chats.set_settings(group.id, {"blind": False})
     await bed.open_table(group, *players)
