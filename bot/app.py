@@ -218,6 +218,7 @@ async def stop_services(app: AnyApp) -> None:
         outbox.stop()
     services = app.bot_data.pop("services", None)
     if isinstance(services, Services):
+        await services.games.keep_shown()
         await services.store.close()
 
 

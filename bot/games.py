@@ -89,6 +89,8 @@ class Live:
     """Settings an admin changed during a hand; they apply from the next deal."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
+    shown: str | None = None
+    """A digest of what the table message shows, as the outbox last reported it."""
     results: tuple[Results, dict[int, str]] | None = None
     """A closed table's results message, with the names it mentions (None: no hand played)."""
     stored_wait: Wait | None = None
@@ -313,11 +315,20 @@ class Games:
             log.warning("table %s: could not save its message id: %s", live.id, err)
 
     async def shown(self, live: Live, digest: str) -> None:
-        try:
-            await self.store.tables.set_shown(live.id, digest)
-        except StoreError as err:
-            # A stale digest only costs one edit that changes nothing after a restart.
-            log.warning("table %s: could not remember the table message: %s", live.id, err)
+        # Kept in memory and written at a clean stop (`keep_shown`), not after every edit:
+        # after a crash a stale digest costs one edit that changes nothing.
+        live.shown = digest
+
+    async def keep_shown(self) -> None:
+        """At a clean stop: what each table message shows, so a restart does not edit a
+        message into what it already shows."""
+        for live in list(self.tables.values()):
+            if live.shown is None or live.status is TableStatus.CLOSED:
+                continue
+            try:
+                await self.store.tables.set_shown(live.id, live.shown)
+            except StoreError as err:
+                log.warning("table %s: could not remember the table message: %s", live.id, err)
 
     async def cards_sent(self, live: Live, hand_id: int, rounds: int) -> None:
         try:
