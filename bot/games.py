@@ -739,13 +739,24 @@ class Games:
             # A test may deal from a seed of its own; then the hand has no derivation to prove.
             fixed = None if self.seed_source is None else self.seed_source()
             hand = live.table.deal(deal.key if fixed is None else fixed)
+            began: list[Wait] = []
+
+            def first_wait(hand_id: int) -> str | None:
+                # The hand's first wait is written with it.
+                wait = self.waits.follow(None, _hand_want(live.settings, hand, hand_id))
+                began.extend([] if wait is None else [wait])
+                return None if wait is None else wait.to_json()
+
             hand_id, number = await self.store.hands.open_numbered(
-                live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds))
+                live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds),
+                wait=first_wait)
         except StoreError as err:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
         live.hand, live.hand_id, live.hand_no = hand, hand_id, number
+        if began:
+            live.wait = live.stored_wait = began[0]
         live.played += 1
         live.table_commitment = deal.commitment
         live.status = TableStatus.PLAYING
@@ -760,18 +771,23 @@ class Games:
         hand = live.hand
         assert hand is not None
         events = tuple(hand.apply(action))
+        # What the table waits for after this step is written with it, in one transaction.
+        wait = self.waits.follow(live.wait, self._want(live))
+        stored = None if wait is None or wait == live.stored_wait else wait.to_json()
         try:
             if hand.is_over:
                 await self.store.hands.settle(live.hand_id, hand, action=action, events=events,
-                                              leaving=leaving)
+                                              leaving=leaving, wait=stored)
             else:
                 await self.store.hands.record(live.hand_id, action, events,
-                                              seq=len(hand.actions), leaving=leaving)
+                                              seq=len(hand.actions), leaving=leaving,
+                                              wait=stored)
         except StoreError as err:
             log.warning("table %s: could not save %s, undone: %s", live.id, action, err)
             live.hand = Hand.replay(hand.start_json(),
                                     [a.to_json() for a in hand.actions[:-1]])
             raise errors.StoreBusy() from None
+        live.wait = live.stored_wait = wait
         await self._after(live, events)
         return events
 
@@ -882,18 +898,7 @@ class Games:
                 return Want(WaitKind.AUTOSTART, 0, 0, s.autostart)
             # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
             return Want(WaitKind.IDLE, 0, len(live.table.seats), LOBBY_IDLE)
-        if hand is None or hand.is_over:
-            return Want(WaitKind.NEXT, live.hand_id, 0, s.next_hand_delay)
-        if hand.phase is Phase.SVARA_JOIN:
-            svaras = sum(1 for e in hand.events if isinstance(e, SvaraOpened))
-            return Want(WaitKind.SVARA, live.hand_id, svaras, s.svara_join_timeout)
-        # A turn is the player to act and the steps taken before him; another player's
-        # leave is not a step of the game, so it moves nobody's clock.
-        steps = sum(1 for a in hand.actions if a.act is not Act.LEAVE)
-        turn = steps * 64 + (hand.to_act or 0)
-        if hand.phase is Phase.BLIND:
-            return Want(WaitKind.BLIND, live.hand_id, turn, s.blind_timeout)
-        return Want(WaitKind.TURN, live.hand_id, turn, s.turn_timeout)
+        return _hand_want(s, hand, live.hand_id)
 
     # ----------------------------------------------------------------- start-up
 
@@ -1007,3 +1012,19 @@ def _outcome(hand: Hand) -> Outcome:
     """How a finished hand ended, as its last round showed it."""
     last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
     return outcome_of(hand, since=last_round)
+
+
+def _hand_want(s: TableSettings, hand: Hand | None, hand_id: int) -> Want:
+    """What a playing table waits for with `hand` (None or over: the pause before the next)."""
+    if hand is None or hand.is_over:
+        return Want(WaitKind.NEXT, hand_id, 0, s.next_hand_delay)
+    if hand.phase is Phase.SVARA_JOIN:
+        svaras = sum(1 for e in hand.events if isinstance(e, SvaraOpened))
+        return Want(WaitKind.SVARA, hand_id, svaras, s.svara_join_timeout)
+    # A turn is the player to act and the steps taken before him; another player's leave is
+    # not a step of the game, so it moves nobody's clock.
+    steps = sum(1 for a in hand.actions if a.act is not Act.LEAVE)
+    turn = steps * 64 + (hand.to_act or 0)
+    if hand.phase is Phase.BLIND:
+        return Want(WaitKind.BLIND, hand_id, turn, s.blind_timeout)
+    return Want(WaitKind.TURN, hand_id, turn, s.turn_timeout)

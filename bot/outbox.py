@@ -425,7 +425,8 @@ class TelegramOutbox:
             lambda: self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML),
             # A practice table's cards go into the chat of its table message: its pace.
             paced=player == live.chat_id,
-            wanted=lambda: live.hand_id == hand_id and live.hand is not None)
+            # Worth sending until the next hand is dealt (a round that ended at once too).
+            wanted=lambda: live.hand_id == hand_id)
         if how is Delivery.BLOCKED:
             # Blocked or never started: "My cards" still shows his hand in the group.
             await self._no_private_chat(player)

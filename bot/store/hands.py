@@ -258,13 +258,17 @@ class Hands:
         return hand_id
 
     async def open_numbered(self, table_id: int, hand: Hand,
-                            proof: tuple[int, Sequence[str]] | None = None) -> tuple[int, int]:
+                            proof: tuple[int, Sequence[str]] | None = None, *,
+                            wait: Callable[[int], str | None] | None = None
+                            ) -> tuple[int, int]:
         """Persist a started hand (start JSON, commitment, antes); return its id and number.
 
         The hand's seats must be the table's seated players with their stacks as the
         database has them (`HandMismatch` otherwise); one open hand per table
         (`HandInProgress`). Its number is the next of its chat (/hand N). ``proof`` is
         the (nonce, seed hashes) its key was derived from, kept with it (`bot.store.fairness`).
+        ``wait`` gives, from the new hand's id, what the table waits for now (written in the
+        same transaction).
         """
         if hand.actions:
             # Its events would mix the antes with later steps: open right after start.
@@ -302,6 +306,8 @@ class Hands:
             row = await get_hand(conn, hand_id)
             await post_moves(conn, row, moves, seq=0, at=now)
             await execute(conn, "UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
+            if wait is not None:
+                await _set_wait(conn, hand_id, wait(hand_id))
             return hand_id, row.number
 
         return await self._db.write(work, step=True)
@@ -314,13 +320,15 @@ class Hands:
         *,
         seq: int | None = None,
         leaving: int | None = None,
+        wait: str | None = None,
     ) -> int:
         """Persist one applied action with the chips it moved; return its seq (1, 2 ...).
 
         ``events`` are what ``hand.apply(action)`` returned. With ``seq`` given, a stale
         step (not the next one) is refused with `HandMismatch`. ``leaving``: the player
         whose leave this action is; his seat is marked to go at the hand's end in the same
-        transaction.
+        transaction. ``wait``: what the table waits for next (`Tables.set_wait`), written
+        in the same transaction too.
         """
         data = action.to_json()
         moves = chip_moves(events)
@@ -329,6 +337,7 @@ class Hands:
         async def work(conn: Conn) -> int:
             done = await append_action(conn, hand_id, data, moves, seq=seq, at=now)
             await _mark_leaving(conn, hand_id, leaving)
+            await _set_wait(conn, hand_id, wait)
             return done
 
         return await self._db.write(work, step=True)
@@ -341,6 +350,7 @@ class Hands:
         action: Action | None = None,
         events: Iterable[Event] = (),
         leaving: int | None = None,
+        wait: str | None = None,
     ) -> Settled:
         """Close a finished hand in one transaction; players leaving are paid out.
 
@@ -356,6 +366,7 @@ class Hands:
             if data is not None:
                 await append_action(conn, hand_id, data, moves, seq=None, at=now)
             await _mark_leaving(conn, hand_id, leaving)
+            await _set_wait(conn, hand_id, wait)
             return await settle_hand(conn, hand_id, hand, at=now)
 
         return await self._db.write(work)
@@ -434,3 +445,13 @@ async def _mark_leaving(conn: Conn, hand_id: int, player: int | None) -> None:
     hand = await get_hand(conn, hand_id)
     await execute(conn, "UPDATE seats SET leaving = 1 WHERE table_id = ? AND user_id = ?",
                   (hand.table_id, player))
+
+
+async def _set_wait(conn: Conn, hand_id: int, wait: str | None) -> None:
+    """What the hand's table waits for next, with the step that made it wait for that."""
+    if wait is None:
+        return
+    if type(wait) is not str or len(wait) > 400:
+        raise BadInput(f"a wait is a short text, not {wait!r}")
+    hand = await get_hand(conn, hand_id)
+    await execute(conn, "UPDATE tables SET wait = ? WHERE id = ?", (wait, hand.table_id))

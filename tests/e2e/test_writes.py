@@ -34,8 +34,9 @@ async def test_a_hand_costs_at_most_twelve_transactions(bed: Bed) -> None:
             assert hand.to_act is not None
             acting = next(p for p in players if p.id == hand.seats[hand.to_act].player)
             table = await bed.table_message(group)
-            label = "Call" if any(b.startswith("Call") for row in table.buttons for b in row) \
-                else "Fold"
+            labels = [b for row in table.buttons for b in row]
+            # The first bets, everyone calls: a showdown, every seat acting.
+            label = next((b for b in labels if b.startswith(("Call", "Bet"))), "Fold")
             await bed.press(acting, group, bed.button(table, label))
         hands += 1
         await bed.ring(group)  # the pause between hands is over
