@@ -10,6 +10,7 @@ from typing import Unpack
 from bot.store.audit import AuditReport, run_audit
 from bot.store.chats import Chats
 from bot.store.db import Database, OpenOptions
+from bot.store.gifts import Gifts
 from bot.store.hands import Hands
 from bot.store.history import History
 from bot.store.recovery import Recovery, Replay, recover
@@ -18,7 +19,7 @@ from bot.store.users import Users
 
 
 class Store:
-    """Users, chats, tables, hands and the ledger, over one `Database`."""
+    """Users, chats, tables, hands, gifts and the ledger, over one `Database`."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
@@ -28,6 +29,7 @@ class Store:
         self.tables = Tables(db, clock)
         self.hands = Hands(db, clock)
         self.history = History(db)
+        self.gifts = Gifts(db, clock)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,
