@@ -29,7 +29,7 @@ from bot.render import (
     private_hands,
 )
 from bot.store import Store, TableStatus
-from bot.store.errors import InsufficientChips, StoreError
+from bot.store.errors import InsufficientChips, NoRebuyLeft, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase, new_seed
@@ -59,6 +59,8 @@ class Player:
     id: int
     name: str
     language: str | None = None
+    username: str | None = None
+    """His @name without the @, if he has one (so `/give @name` finds him)."""
 
 
 class WaitKind(StrEnum):
@@ -237,7 +239,8 @@ class Games:
     async def player(self, who: Player) -> int:
         """Make sure the player exists (new ones get the starting chips); his balance."""
         user, _ = await self.store.users.ensure(who.id, who.name, language=who.language,
-                                                starting_chips=self.starting_chips)
+                                                starting_chips=self.starting_chips,
+                                                username=who.username)
         return user.balance
 
     async def speaks(self, user_id: int) -> str:
@@ -394,6 +397,31 @@ class Games:
             live.table.top_up(who.id, row.stack - seat.stack, live.settings.max_buy_in)
             await self._publish(live)
             return seat.stack
+
+    async def rebuy(self, live: Live, who: Player) -> tuple[int, int]:
+        """/rebuy: a broke player takes the table's rebuy from the house (bot.store.gifts);
+        his new stack and how many rebuys he has left."""
+        await self.player(who)
+        async with live.lock:
+            self._check_live(live)
+            chips, most = live.settings.rebuy, live.settings.rebuys
+            if chips is None or live.chat_id > 0:  # a practice table has none
+                raise errors.NoRebuys()
+            seat = live.table.seat(who.id)
+            if seat is None:
+                raise errors.NotAtTable()
+            if live.table.in_hand and who.id in live.table.dealt:
+                raise errors.WaitForHand()
+            try:
+                stack = await self.store.gifts.rebuy(live.id, who.id, chips, most=most,
+                                                     below=live.settings.ante)
+            except NoRebuyLeft as err:
+                if err.why == "not broke":
+                    raise errors.NotBroke() from None
+                raise errors.RebuysUsed(most=most) from None
+            live.table.top_up(who.id, stack - seat.stack, stack)
+            self.outbox.show(live)  # the timers run on untouched
+            return stack, most - await self.store.gifts.rebuys_of(live.id, who.id)
 
     async def start(self, live: Live, who: Player, *, is_admin: bool) -> None:
         """The creator or an admin deals the first hand."""

@@ -475,7 +475,8 @@ class TelegramOutbox:
                 except StoreError:
                     names[result.user_id] = "?"
         tr = self.translations.get(live.language)
-        results = Results(live.hand_no, tuple((r.user_id, r.net) for r in nets), biggest)
+        results = Results(live.hand_no, tuple((r.user_id, r.net) for r in nets), biggest,
+                          tuple((r.user_id, r.rebuys) for r in nets if r.rebuys))
         await self.group_message(live.chat_id, live.thread_id, results_text(tr, names, results))
 
     # ----------------------------------------------------------------- reminders

@@ -590,6 +590,8 @@ class Results:
     """(player, chips taken home minus chips brought), in the order they sat down."""
     biggest: tuple[int, int, int] | None = None
     """(hand number, player, chips won) of the biggest pot, if a hand paid one."""
+    rebuys: tuple[tuple[int, int], ...] = ()
+    """(player, how many rebuys he took from the house): their chips count as not his."""
 
 
 def results_text(tr: Translator, names: dict[int, str], results: Results) -> str:
@@ -601,8 +603,12 @@ def results_text(tr: Translator, names: dict[int, str], results: Results) -> str
     lines: list[str] = [tr.nformat("🏁 <b>Svara</b>: results after {count} hand",
                                    "🏁 <b>Svara</b>: results after {count} hands",
                                    results.hands, count=results.hands), ""]
+    rebuys = dict(results.rebuys)
     for player, net in sorted(results.nets, key=lambda pn: -pn[1]):
-        lines.append(f"{name(player)}: {net:+d}" if net else f"{name(player)}: 0")
+        line = f"{name(player)}: {net:+d}" if net else f"{name(player)}: 0"
+        if rebuys.get(player):
+            line += " " + tr.nformat("({n} rebuy)", "({n} rebuys)", rebuys[player])
+        lines.append(line)
     if results.biggest is not None:
         number, player, won = results.biggest
         lines += ["", tr.format("Biggest pot: {chips}, taken by {name} in hand {n}.",

@@ -17,6 +17,13 @@ SEATED = N_("You are at the table. Your cards will come here; good luck!")
 """In private, after a join link from the group was opened and the join went through."""
 STACK_NOW = N_("Your stack is now {stack}.")
 """After /topup."""
+REBOUGHT = N_("{name} takes {chips} from the house: stack {stack}, {left} more rebuys.")
+"""After /rebuy."""
+GIVEN = N_("{name} gets {chips} from {giver}.")
+"""After a player's /give of his own chips."""
+GIVEN_BY_HOUSE = N_("{name} gets {chips} from the house; the chat may give {left} more "
+                    "today.")
+"""After a chat admin's /give from the house."""
 OPEN_THE_BOT = N_("Open the bot")
 """The button under a refusal that needs the private chat first (it opens it)."""
 

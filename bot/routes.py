@@ -14,7 +14,7 @@ from telegram.ext import (
     TypeHandler,
 )
 
-from bot import choose_language, commands, handlers, inline, practice
+from bot import choose_language, commands, gifts, handlers, inline, practice
 from bot import languages as language_menu
 from bot.callback_data import PATTERN
 from bot.handling import Context
@@ -30,6 +30,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     practice.register(app)
     app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet", "topup"],
                                    handlers.on_table_command))
+    gifts.register(app)
     app.add_handler(CommandHandler("help", handlers.on_help))
     app.add_handler(CommandHandler("rules", handlers.on_rules))
     app.add_handler(CommandHandler("table", handlers.on_table))

@@ -102,6 +102,17 @@ class TableSettings(BaseModel):
     nudge_after: Annotated[float, Field(ge=0, le=3600), Setting(
         "nudge", operator="nudge_after", presets=("0", "5", "10", "20", "30"))] = 10
     """Seconds a turn waits before its player is reminded privately; 0: never."""
+    rebuy: Annotated[int | None, Field(ge=1, le=10**9), Setting(
+        "rebuy", reads=N_("rebuy {rebuy} up to {rebuys} times"), row=1,
+        presets=("0", "200", "500", "1000"))] = None
+    """Chips a broke player may take from the house with /rebuy; None (0): no rebuys."""
+    rebuys: Annotated[int, Field(ge=1, le=100), Setting(
+        "rebuys", presets=("1", "2", "3", "5"))] = 3
+    """How many rebuys each player may take at one table."""
+    allowance: Annotated[int, Field(ge=0, le=10**9), Setting(
+        "allowance", presets=("0", "500", "1000", "5000"))] = 0
+    """Chips the chat's admins may give from the house with /give in 24 hours; 0: none
+    (an admin's /give is then of his own chips, like anyone's)."""
 
     @property
     def max_buy_in(self) -> int:
@@ -255,7 +266,9 @@ def rules_lines(tr: Translator, s: TableSettings) -> list[str]:
     rows: dict[int, list[str]] = {}
     for d in DECLARED:
         reads = d.setting.reads
-        msgid = reads.get(getattr(s, d.field)) if isinstance(reads, Mapping) else reads
+        value = getattr(s, d.field)
+        msgid = reads.get(value) if isinstance(reads, Mapping) else (
+            None if value is None else reads)  # an optional number unset is not shown
         if msgid is not None:
             rows.setdefault(d.setting.row, []).append(tr.format(msgid, **facts))
     return [" · ".join(rows[row]) for row in sorted(rows)]

@@ -92,7 +92,7 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("pause", "-inf", "pause: give a number."),
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
-     "blindtime, svaratime, buyin, pause, autostart, nudge."),
+     "blindtime, svaratime, buyin, pause, autostart, nudge, rebuy, rebuys, allowance."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -152,6 +152,14 @@ def test_every_setting_reads_back_as_it_is_typed() -> None:
         assert change(s, d.setting.word, d.word_of(value)) == s, d.field
 
 
+def test_a_rebuy_reads_in_the_rules_only_while_the_table_allows_one() -> None:
+    off = TableSettings()
+    on = change(off, "rebuy", "500")
+    assert on.rebuy == 500 and change(on, "rebuy", "0").rebuy is None
+    assert "rebuy" not in " ".join(rules_lines(TR, off))
+    assert "rebuy 500 up to 3 times" in rules_lines(TR, change(on, "rebuys", "3"))[1]
+
+
 def test_defaults_come_from_the_operator() -> None:
     operator = SimpleNamespace(default_ante=25, turn_timeout=60.0, blind_timeout=15.0,
                                svara_join_timeout=40.0, next_hand_delay=2.0,
@@ -185,6 +193,9 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "<code>pause</code> 5",
         "<code>autostart</code> 0",
         "<code>nudge</code> 10",
+        "<code>rebuy</code> 0",
+        "<code>rebuys</code> 3",
+        "<code>allowance</code> 0",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",
     ]

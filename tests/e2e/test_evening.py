@@ -1,0 +1,174 @@
+"""An evening at one table: players go broke and come back the same night, through a
+rebuy from the house, a chat admin's gift from the house and a friend's gift, with
+every chip accounted for."""
+
+from __future__ import annotations
+
+import random
+
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
+from engine import Phase
+from tests.e2e.bed import Bed
+from tests.e2e.test_history import reply, steady_clock
+
+HANDS = 30
+ANTE = 100
+REBUY = 500
+GIFT = 300
+REBUYS = 2
+
+
+async def play_hand(bed: Bed, group: ChatRecord, players: list[Player],
+                    gamblers: set[int], rng: random.Random) -> None:
+    """Play the hand in progress to its end: gamblers go all in, the others mostly call
+    small and fold to big bets; nobody bets blind or joins a svara."""
+    by_id = {p.id: p for p in players}
+    live = bed.live(group)
+    for _ in range(60):
+        hand = live.hand
+        if hand is None:
+            return
+        if hand.phase is Phase.SVARA_JOIN:
+            await bed.ring(group)
+            continue
+        assert hand.to_act is not None
+        who = by_id[hand.seats[hand.to_act].player]
+        labels = (await bed.table_message(group)).labels
+        if hand.phase is Phase.BLIND:
+            label = "No blind"
+        elif who.id in gamblers and rng.random() < 0.5:
+            label = next((x for x in labels if x.startswith("All-in")), None) or next(
+                x for x in labels if x.startswith(("Call", "Bet")))
+        else:
+            calls = [x for x in labels if x.startswith(("Call", "Bet"))]
+            small = [x for x in calls if int(x.split()[-1].strip("()")) <= 2 * ANTE]
+            label = small[0] if small and rng.random() < 0.8 else (
+                "Fold" if "Fold" in labels else calls[0])
+        await bed.press(who, group, label)
+    raise AssertionError("the hand did not end")
+
+
+def broke(bed: Bed, group: ChatRecord) -> list[int]:
+    return [s.player for s in bed.live(group).table.seats if s.stack < ANTE]
+
+
+async def test_an_evening_of_thirty_hands_in_which_two_go_broke_and_come_back(
+        bed: Bed) -> None:
+    world = bed.tg.world
+    ana, boris, vera, dimo, georgi, petar = people = [
+        world.user(n, username=n.lower())
+        for n in ("Ana", "Boris", "Vera", "Dimo", "Georgi", "Petar")]
+    players = [ana, boris, vera, dimo]
+    # Georgi keeps the chat (an admin) and Petar keeps him company: both watch.
+    group = world.group("Svara night", members=people, admins=[georgi])
+    steady_clock(bed)
+    for line in (f"/settings ante {ANTE}", f"/settings rebuy {REBUY}", f"/settings rebuys {REBUYS}",
+                 f"/settings allowance {GIFT}"):
+        assert len(await reply(bed, georgi, group, line)) == 1
+    await reply(bed, petar, group, "/balance")  # Petar has his 1000 chips
+    await bed.open_table(group, *players)
+    assert await bed.press(ana, group, "Start") is None
+    rng = random.Random(11)
+    gamblers = {boris.id, vera.id}
+    came_back: list[tuple[str, str]] = []
+    by_id = {p.id: p for p in people}
+    for number in range(1, HANDS + 1):
+        await play_hand(bed, group, players, gamblers, rng)
+        live = bed.live(group)
+        assert live.hand_no == number
+        for player_id in broke(bed, group):
+            who = by_id[player_id]
+            used = [path for _, path in came_back]
+            if came_back.count((who.name, "rebuy")) < REBUYS:
+                left = REBUYS - 1 - came_back.count((who.name, "rebuy"))
+                (answer,) = await reply(bed, who, group, "/rebuy")
+                assert answer == (f"{who.name} takes {REBUY} chips from the house: stack "
+                                  f"{REBUY}, {left} more rebuys."), answer
+                came_back.append((who.name, "rebuy"))
+                continue
+            (refused,) = await reply(bed, who, group, "/rebuy")
+            assert refused.startswith(f"You have taken all {REBUYS} rebuys"), refused
+            if "admin" not in used:
+                (answer,) = await reply(bed, georgi, group,
+                                        f"/give @{who.name.lower()} {GIFT}")
+                assert answer == (f"{who.name} gets {GIFT} chips from the house; the chat "
+                                  "may give 0 chips more today."), answer
+                (again,) = await reply(bed, georgi, group, f"/give @{who.name.lower()} 1")
+                assert again.startswith("The house may give 0 chips more today"), again
+                came_back.append((who.name, "admin"))
+            elif "friend" not in used:
+                (answer,) = await reply(bed, petar, group,
+                                        f"/give {GIFT} @{who.name.lower()}")
+                assert answer == f"{who.name} gets {GIFT} chips from Petar.", answer
+                came_back.append((who.name, "friend"))
+            else:  # every way back taken: he goes home
+                await reply(bed, who, group, "/leave")
+                players.remove(who)
+                continue
+            (topped,) = await reply(bed, who, group, "/topup")
+            assert topped == f"Your stack is now {GIFT}.", topped
+        assert broke(bed, group) == []
+        if number < HANDS:
+            await bed.ring(group)  # the pause is over: the next hand
+    assert len({name for name, _ in came_back}) >= 2, came_back
+    assert {path for _, path in came_back} == {"rebuy", "admin", "friend"}, came_back
+
+    (results,) = await reply(bed, georgi, group, "/endgame")
+    assert results.startswith(f"🏁 Svara: results after {HANDS} hands"), results
+    rebuys = sum(1 for _, path in came_back if path == "rebuy")
+    for name in {name for name, path in came_back if path == "rebuy"}:
+        taken = came_back.count((name, "rebuy"))
+        shown = "(1 rebuy)" if taken == 1 else f"({taken} rebuys)"
+        assert any(line.startswith(f"{name}: ") and line.endswith(shown)
+                   for line in results.splitlines()), results
+    # Every chip: the starting chips, the rebuys and the house's gift, and no other.
+    balances = [await bed.store.users.balance(p.id) for p in people]
+    assert sum(balances) == 6 * 1000 + rebuys * REBUY + GIFT
+    nets = [int(line.split(": ")[1].split()[0]) for line in results.splitlines()[2:6]]
+    # What the table paid out is what was brought to it, rebuys not counted as brought.
+    assert sum(nets) == 0, results
+    await bed.audit()
+
+
+async def test_bad_rebuys_and_gifts_get_a_clear_answer_and_move_nothing(bed: Bed) -> None:
+    world = bed.tg.world
+    ana, boris = [world.user(n, username=n.lower()) for n in ("Ana", "Boris")]
+    stranger = world.user("Zed", username="zed")
+    group = world.group("Svara night", members=[ana, boris, stranger], admins=[ana])
+    steady_clock(bed)
+    await bed.open_table(group, ana, boris)
+    before = await bed.store.audit()
+    assert await reply(bed, boris, group, "/rebuy") == [
+        "This table has no rebuys. A chat admin can allow them: /settings rebuy 500."]
+    await reply(bed, ana, group, "/settings rebuy 500")
+    assert await reply(bed, boris, group, "/rebuy") == [
+        "A rebuy is for a player with no chips left: /topup brings more from your balance."]
+    usage = ("Give chips like this: /give @name 100, or reply to the player's message with "
+             "/give 100.")
+    assert await reply(bed, boris, group, "/give") == [usage]
+    assert await reply(bed, boris, group, "/give @ana") == [usage]
+    assert await reply(bed, boris, group, "/give @ana -5") == [usage]
+    assert await reply(bed, boris, group, "/give @ana 5 6") == [usage]
+    assert await reply(bed, boris, group, "/give @zed 5") == [
+        "I do not know @zed yet: he needs to write to me once (or reply to his message "
+        "with /give 100)."]
+    assert await reply(bed, boris, group, "/give @boris 5") == [
+        "You cannot give chips to yourself."]
+    assert await reply(bed, boris, group, "/give @ana 5") == ["You have 0 chips to give."]
+    # Ana is an admin, but the chat has no allowance: her gift is her own, and she has none.
+    assert await reply(bed, ana, group, "/give @boris 5") == ["You have 0 chips to give."]
+    after = await bed.store.audit()
+    assert (after.granted, after.balances, after.stacks) == (
+        before.granted, before.balances, before.stacks)
+    # As a reply to his message, Zed (who has now written) is found without an @name.
+    said = await stranger.send(group, "hello")
+    await reply(bed, ana, group, "/settings allowance 100")
+    await bed.idle()
+    before_send = len(group.bot_messages())
+    await ana.send(group, "/give 40", reply_to=said)
+    await bed.idle()
+    assert [m.text for m in group.bot_messages()[before_send:]] == [
+        "Zed gets 40 chips from the house; the chat may give 60 chips more today."]
+    assert await bed.store.users.balance(stranger.id) == 1000 + 40
+    await bed.audit()
