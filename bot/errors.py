@@ -109,6 +109,16 @@ class AlreadyPlaying(BotError):
     msgid = N_("You are playing.")
 
 
+class TooFewChips(BotError):
+    msgid = N_("You are seated, but your stack is below the ante of {ante}: /topup brings "
+               "chips from your balance.")
+    chips = ("ante",)
+
+
+class NothingQueued(BotError):
+    msgid = N_("Nothing was waiting for your next hand.")
+
+
 class NoRebuys(BotError):
     msgid = N_("This table has no rebuys. A chat admin can allow them: /settings rebuy 500.")
 

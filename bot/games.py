@@ -12,7 +12,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -221,6 +221,10 @@ class Games:
         self.watchers: list[Callable[[Live], None]] = []
         """Called (under the table's lock) each time a table is shown and its timer armed:
         how computer players (bot.practice) learn that it is their turn."""
+        self.after_hand: list[Callable[[Live, Hand, dict[int, bool]], Awaitable[None]]] = []
+        """Awaited (under the table's lock) once a hand is settled and its stacks are back
+        at the table, with who sat out before it: chips queued for the next hand are
+        brought then (bot.next_hand)."""
 
     # ----------------------------------------------------------------- lookups
 
@@ -443,6 +447,8 @@ class Games:
             if seat is None:
                 raise errors.NotAtTable()
             if not seat.sitting_out:
+                if seat.stack < live.settings.ante:
+                    raise errors.TooFewChips(ante=live.settings.ante)
                 raise errors.AlreadyPlaying()
             await self.store.tables.update_seat(live.id, who.id, sitting_out=False, timeouts=0)
             live.table.set_away(who.id, False)
@@ -625,6 +631,8 @@ class Games:
                     # The hand is settled; only a restart would forget he sits out.
                     log.warning("table %s: could not save that %s sits out: %s",
                                 live.id, seat.player, err)
+        for hook in self.after_hand:
+            await hook(live, hand, before)
 
     async def _close(self, live: Live, note: str) -> None:
         """Close a table between hands: every stack goes back. A hand is never refunded here."""

@@ -23,9 +23,23 @@ from bot.store.errors import (
     NoRebuyLeft,
 )
 from bot.store.migrations import MAX_CHIPS
-from bot.store.sql import Conn, fetchone
+from bot.store.sql import Conn, fetchall, fetchone
 from bot.store.tables import get_seat, live_table, open_hand_players
 from bot.store.users import DAY, get_user
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """Chips a player asked for during his hand, for the next one."""
+
+    user_id: int
+    kind: str
+    """``top_up`` (from his balance) or ``rebuy`` (from the house)."""
+    amount: int | None
+    """None: up to the table's maximum (a top-up), the table's rebuy (a rebuy)."""
+
+
+QUEUED_KINDS = ("top_up", "rebuy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +178,49 @@ class Gifts:
         now = self._now()
         return max(0, allowance - await self._db.read(
             lambda conn: given_today(conn, chat_id, now)))
+
+    async def queue(self, table_id: int, user_id: int, kind: str, amount: int | None) -> None:
+        """Remember chips for the player's next hand (a second ask replaces the first)."""
+        if kind not in QUEUED_KINDS:
+            raise BadInput(f"not a kind of queued chips: {kind!r}")
+        if amount is not None:
+            ledger.check_amount("queued chips", amount)
+        now = self._now()
+
+        async def work(conn: Conn) -> None:
+            await live_table(conn, table_id)
+            await get_seat(conn, table_id, user_id)
+            await conn.execute(
+                "INSERT INTO queued_chips (table_id, user_id, kind, amount, at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id, kind)"
+                " DO UPDATE SET amount = excluded.amount, at = excluded.at",
+                (table_id, user_id, kind, amount, now))
+
+        await self._db.write(work)
+
+    async def cancel(self, table_id: int, user_id: int) -> bool:
+        """Forget the chips the player queued at the table; whether there were any."""
+
+        async def work(conn: Conn) -> bool:
+            cursor = await conn.execute(
+                "DELETE FROM queued_chips WHERE table_id = ? AND user_id = ?",
+                (table_id, user_id))
+            return cursor.rowcount > 0
+
+        return await self._db.write(work)
+
+    async def take_queued(self, table_id: int) -> list[Queued]:
+        """Every queued ask of the table, oldest first, forgotten as they are handed out."""
+
+        async def work(conn: Conn) -> list[Queued]:
+            rows = await fetchall(conn, "SELECT user_id, kind, amount FROM queued_chips"
+                                        " WHERE table_id = ? ORDER BY at, user_id, kind",
+                                  (table_id,))
+            await conn.execute("DELETE FROM queued_chips WHERE table_id = ?", (table_id,))
+            return [Queued(int(r[0]), str(r[1]), None if r[2] is None else int(r[2]))
+                    for r in rows]
+
+        return await self._db.write(work)
 
     async def find_username(self, username: str) -> int | None:
         """The id of the user with this @username (any case), if he has written to the bot."""

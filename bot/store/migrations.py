@@ -331,6 +331,18 @@ _V12_GIFTS: tuple[Step, ...] = (
     "ALTER TABLE users ADD COLUMN username TEXT"
     " CHECK (username IS NULL OR length(username) BETWEEN 1 AND 64)",
     "CREATE INDEX users_by_username ON users (lower(username)) WHERE username IS NOT NULL",
+    # Chips asked for during a player's hand, brought to his stack when it ends (amount
+    # NULL: up to the table's maximum). Not money yet: they stay in his balance till then.
+    """
+    CREATE TABLE queued_chips (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        user_id  INTEGER NOT NULL REFERENCES users(id),
+        kind     TEXT    NOT NULL CHECK (kind IN ('top_up', 'rebuy')),
+        amount   INTEGER CHECK (amount IS NULL OR amount > 0),
+        at       INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id, kind)
+    ) WITHOUT ROWID
+    """,
 )
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -345,7 +357,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "private turn reminders per user", _V9_NOTIFY),
     Migration(10, "the language a user chose, apart from his client's", _V10_CHOSEN_LANGUAGE),
     Migration(11, "a table asked to close when its hand ends", _V11_CLOSING),
-    Migration(12, "rebuys and gifts in the ledger, the house's gifts per chat, usernames",
+    Migration(12, "rebuys and gifts in the ledger, the house's gifts per chat, usernames,"
+                  " chips queued for the next hand",
               _V12_GIFTS),
 )
 LATEST = len(MIGRATIONS)

@@ -4,6 +4,7 @@ every chip accounted for."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from bot.sandbox.models import ChatRecord
@@ -49,6 +50,18 @@ async def play_hand(bed: Bed, group: ChatRecord, players: list[Player],
     raise AssertionError("the hand did not end")
 
 
+async def private_word(bed: Bed, who: Player, start: str) -> str:
+    """The latest private message to `who` that starts with `start` (it is sent without
+    holding up the table, so it may come a moment later)."""
+    for _ in range(100):
+        await bed.idle()
+        found = [m.text or "" for m in who.inbox if (m.text or "").startswith(start)]
+        if found:
+            return found[-1]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{who.name} was not told {start!r}")
+
+
 def broke(bed: Bed, group: ChatRecord) -> list[int]:
     return [s.player for s in bed.live(group).table.seats if s.stack < ANTE]
 
@@ -80,6 +93,15 @@ async def test_an_evening_of_thirty_hands_in_which_two_go_broke_and_come_back(
         for player_id in broke(bed, group):
             who = by_id[player_id]
             used = [path for _, path in came_back]
+            if not came_back:  # the first time: what the broke player is told
+                word = await private_word(bed, who, "Svara night: your stack is below")
+                assert word == (
+                    "Svara night: your stack is below the ante, so you sit out. Send /topup "
+                    f"there to bring chips from your balance, or /rebuy to take {REBUY} chips "
+                    "from the house."), word
+                assert await reply(bed, who, group, "/back") == [
+                    f"You are seated, but your stack is below the ante of {ANTE} chips: "
+                    "/topup brings chips from your balance."]
             if came_back.count((who.name, "rebuy")) < REBUYS:
                 left = REBUYS - 1 - came_back.count((who.name, "rebuy"))
                 (answer,) = await reply(bed, who, group, "/rebuy")
@@ -171,4 +193,38 @@ async def test_bad_rebuys_and_gifts_get_a_clear_answer_and_move_nothing(bed: Bed
     assert [m.text for m in group.bot_messages()[before_send:]] == [
         "Zed gets 40 chips from the house; the chat may give 60 chips more today."]
     assert await bed.store.users.balance(stranger.id) == 1000 + 40
+    await bed.audit()
+
+
+async def test_chips_and_seats_asked_for_during_a_hand_come_at_the_next_one(bed: Bed) -> None:
+    ana, boris, vera, dimo = players = bed.players("Ana", "Boris", "Vera", "Dimo")
+    group = bed.group(*players)
+    steady_clock(bed)
+    await reply(bed, ana, group, "/settings buyin 30")  # 300 at the table, 700 kept
+    await bed.open_table(group, ana, boris, vera)
+    await dimo.start_bot()
+    assert await bed.press(ana, group, "Start") is None
+    live = bed.live(group)
+    assert live.hand is not None and ana.id in live.table.dealt
+    await reply(bed, ana, group, "/settings buyin 60")  # from the next hand: 600
+    assert await reply(bed, ana, group, "/topup 200") == [
+        "+200 chips at the next hand. /topup cancel takes it back."]
+    assert await reply(bed, boris, group, "/topup") == [
+        "Chips up to the table's maximum at the next hand. /topup cancel takes it back."]
+    assert await reply(bed, boris, group, "/topup cancel") == [
+        "Cancelled: nothing is added at the next hand."]
+    assert await reply(bed, boris, group, "/topup cancel") == [
+        "Nothing was waiting for your next hand."]
+    assert await reply(bed, vera, group, "/topup 701") == [
+        "You can add up to 600 chips now (your balance is 700 chips)."]
+    assert await reply(bed, dimo, group, "/join") == ["You sit down at the next hand."]
+    assert await bed.store.users.balance(ana.id) == 700  # nothing moved yet
+    await play_hand(bed, group, [ana, boris, vera], set(), random.Random(1))
+    top_ups = await bed.store.db.fetchall(
+        "SELECT user_id, delta FROM ledger WHERE kind = 'top_up' AND account = 'stack'"
+        " AND table_id = ?", (live.id,))
+    assert [(r[0], r[1]) for r in top_ups] == [(ana.id, 200)]
+    assert await bed.store.users.balance(ana.id) == 500
+    await bed.ring(group)  # the next hand: Dimo is dealt in
+    assert live.hand is not None and dimo.id in live.table.dealt
     await bed.audit()

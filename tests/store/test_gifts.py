@@ -10,7 +10,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.store import HandInProgress, InsufficientChips, Store
+from bot.store import BadInput, HandInProgress, InsufficientChips, Store
 from bot.store.errors import AllowanceSpent, NoRebuyLeft
 from bot.store.migrations import migrate
 from engine.simulate import random_action
@@ -166,3 +166,17 @@ async def test_an_old_ledger_learns_the_new_kinds_and_stays_append_only(
         assert (await store.audit()).ok
     finally:
         await store.close()
+
+
+async def test_chips_queued_for_the_next_hand_are_handed_out_once(store: Store) -> None:
+    table = await seated_table(store, 2, chat_id=CHAT)
+    await store.gifts.queue(table.id, 1, "top_up", 200)
+    await store.gifts.queue(table.id, 1, "top_up", None)  # asked again: up to the most
+    await store.gifts.queue(table.id, 2, "rebuy", None)
+    assert await store.gifts.cancel(table.id, 2)
+    assert not await store.gifts.cancel(table.id, 2)
+    queued = await store.gifts.take_queued(table.id)
+    assert [(q.user_id, q.kind, q.amount) for q in queued] == [(1, "top_up", None)]
+    assert await store.gifts.take_queued(table.id) == []
+    with pytest.raises(BadInput):
+        await store.gifts.queue(table.id, 1, "gift", 5)

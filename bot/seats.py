@@ -1,4 +1,8 @@
-"""/rebuy and /give: how a broke player comes back the same evening.
+"""How players come to a group's table and bring chips: /join, /topup, /rebuy, /give.
+
+During a player's own hand /topup and /rebuy are kept for the next one
+(`bot.next_hand`) and answered at once; /topup cancel takes them back. /join during a
+hand seats him for the next deal and says so.
 
 /rebuy takes the table's rebuy from the house (a table setting, a few times per table);
 /give @name N gives chips: a chat admin's from the house within the chat's daily
@@ -15,10 +19,12 @@ from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
 from bot import errors, replies
+from bot.games import Live
 from bot.handling import (
     Context,
     command_parts,
     is_admin,
+    parse_amount,
     player_of,
     reply,
     run_command,
@@ -32,16 +38,71 @@ from bot.store.errors import AllowanceSpent, BadInput
 MAX_DIGITS = 15
 
 
+def _table_here(context: Context, message: Message) -> Live:
+    live = context.services.games.at(message.chat_id, thread_of(message))
+    if live is None or message.chat.type == ChatType.PRIVATE:
+        raise errors.NoTable()
+    return live
+
+
+async def on_join(update: Update, context: Context) -> None:
+    """/join: sit down now, or (during a hand) for the next deal, and say which."""
+    message, who, tr = command_parts(update, context)
+
+    async def work() -> None:
+        live = _table_here(context, message)
+        during = live.hand is not None
+        await context.services.games.join(live, who)
+        if during:
+            await reply(context, message, tr.gettext(replies.SEATED_NEXT_HAND))
+
+    await run_command(message, tr, work(), context)
+
+
+async def on_topup(update: Update, context: Context) -> None:
+    """/topup [N | cancel]: chips from the balance now, or at the end of his hand."""
+    message, who, tr = command_parts(update, context)
+    services = context.services
+    args = list(context.args or [])
+
+    async def work() -> None:
+        live = _table_here(context, message)
+        if args and args[0].lower() == "cancel" and len(args) == 1:
+            if not await services.store.gifts.cancel(live.id, who.id):
+                raise errors.NothingQueued()
+            await reply(context, message, tr.gettext(replies.QUEUE_CANCELLED))
+            return
+        amount = parse_amount(args) if args else None
+        try:
+            stack = await services.games.top_up(live, who, amount)
+        except (errors.WaitForHand, errors.TopUpAfterHand):
+            balance = await services.store.users.balance(who.id)
+            if (amount is not None and amount > balance) or balance == 0:
+                room = (live.next_settings or live.settings).max_buy_in
+                raise errors.BadTopUp(room=room, balance=balance) from None
+            await services.store.gifts.queue(live.id, who.id, "top_up", amount)
+            await reply(context, message, tr.gettext(replies.TOP_UP_ALL_NEXT_HAND)
+                        if amount is None else tr.format(replies.TOP_UP_NEXT_HAND,
+                                                         chips=tr.chips(amount)))
+            return
+        await reply(context, message, tr.format(replies.STACK_NOW, stack=stack))
+
+    await run_command(message, tr, work(), context)
+
+
 async def on_rebuy(update: Update, context: Context) -> None:
-    """/rebuy in a group: a broke player's chips from the house."""
+    """/rebuy in a group: a broke player's chips from the house, now or after his hand."""
     message, who, tr = command_parts(update, context)
     games = context.services.games
 
     async def work() -> None:
-        live = games.at(message.chat_id, thread_of(message))
-        if live is None or message.chat.type == ChatType.PRIVATE:
-            raise errors.NoTable()
-        stack, left = await games.rebuy(live, who)
+        live = _table_here(context, message)
+        try:
+            stack, left = await games.rebuy(live, who)
+        except errors.WaitForHand:
+            await context.services.store.gifts.queue(live.id, who.id, "rebuy", None)
+            await reply(context, message, tr.gettext(replies.REBUY_NEXT_HAND))
+            return
         await reply(context, message, tr.format(
             replies.REBOUGHT, name=short_name(live.names.get(who.id, who.name)),
             chips=tr.chips(live.settings.rebuy or 0), stack=stack, left=left))
@@ -120,5 +181,7 @@ async def on_give(update: Update, context: Context) -> None:
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """The commands of this module; `bot.routes.register` calls it."""
+    app.add_handler(CommandHandler("join", on_join))
+    app.add_handler(CommandHandler("topup", on_topup))
     app.add_handler(CommandHandler("rebuy", on_rebuy))
     app.add_handler(CommandHandler("give", on_give))
