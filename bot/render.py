@@ -378,7 +378,9 @@ def _hand_buttons(view: TableView, tr: Translator,
         for to in _presets(hand, legal.raise_to, legal.all_in):
             text = tr.format("Bet {n}", n=to) if legal.opening else tr.format("Raise to {n}", n=to)
             bets.append((text, press(Button.RAISE, to)))
-        if legal.all_in is not None:
+        # A call of his whole stack is his all-in already: one button, not two alike.
+        calls_all = legal.call is not None and legal.call >= hand.seats[legal.seat].stack
+        if legal.all_in is not None and not calls_all:
             bets.append((tr.format("All-in ({n})", n=legal.all_in), press(Button.ALL_IN)))
         if bets:
             rows.append(tuple(bets))

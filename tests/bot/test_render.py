@@ -84,6 +84,27 @@ def test_only_the_legal_buttons_are_offered() -> None:
     assert labels[:2] == ["Fold", "Call 20"] and labels[2].startswith("Raise to")
 
 
+def test_a_call_of_the_whole_stack_is_not_offered_again_as_all_in() -> None:
+    names = {1: "Ana", 2: "Boris"}
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 300)], 1, b"all")
+    first = hand.to_act
+    assert first is not None
+    shorter = 1 - first if hand.seats[first].player == 1 else first
+    if hand.seats[first].player == 2:  # Boris first: he bets, Ana raises past his stack
+        hand.apply(Action(Act.RAISE, first, 10))
+    big = next(i for i in range(2) if hand.seats[i].player == 1)
+    hand.apply(Action(Act.RAISE, big, 500))
+    assert hand.to_act == shorter != big
+    labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
+    stack = hand.seats[shorter].stack
+    assert labels == ["Fold", f"Call {stack}", "My cards"]
+    # With more chips than the call, the all-in is a move of its own and is offered.
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 1000)], 1, b"all")
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 100))
+    labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
+    assert labels[:2] == ["Fold", "Call 100"] and "All-in (990)" in labels
+
+
 def test_the_group_never_sees_cards_before_the_showdown_but_the_player_does() -> None:
     names = {1: "Ana", 2: "Boris"}
     hand = Hand.start(Rules(blind=False), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"cards")
