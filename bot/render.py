@@ -253,12 +253,20 @@ def action_words(tr: Translator, name: Html, event: Event) -> str | None:
     return None
 
 
+def _said(events: list[Event] | tuple[Event, ...], all_events: list[Event]) -> list[Event]:
+    """The events that are actions in words, each action once: a player who leaves is
+    "folds and leaves" once his fold is there, not also "leaves"."""
+    gone = {e.seat for e in all_events if isinstance(e, Fold) and e.leaving}
+    return [e for e in events if isinstance(getattr(e, "seat", None), int)
+            and not (isinstance(e, Left) and e.seat in gone)]
+
+
 def _last_actions(view: TableView, tr: Translator, hand: Hand) -> str | None:
+    # In a svara only its own actions: the round before it was shown down already.
+    events = _since_svara(hand) if hand.round_no > 1 else hand.events
     words: list[str] = []
-    for event in reversed(hand.events):
-        seat = getattr(event, "seat", None)
-        if not isinstance(seat, int):
-            continue
+    for event in reversed(_said(events, hand.events)):
+        seat = getattr(event, "seat", 0)
         said = action_words(tr, _name(view, hand.seats[seat].player), event)
         if said is not None:
             words.append(said)
@@ -689,9 +697,18 @@ ACTS: dict[Act, str] = {
 
 
 def action_line(tr: Translator, names: dict[int, str], played: PlayedHand,
-                 action: Action) -> Html:
+                 action: Action, events: tuple[Event, ...]) -> Html:
+    """One action of /hand in the words the table message used for it ("Ana bets 20",
+    "Boris: no blind (time)"); an action without a player's move, in its own words."""
+    hand = played.hand
+    words = [action_words(tr, escape(short_name(
+                 names.get(hand.seats[getattr(e, "seat", 0)].player, "?"))), e)
+             for e in _said(events, hand.events)]
+    said = [w for w in words if w is not None]
+    if said:
+        return Html(" · ".join(said))
     name = "" if action.seat is None else short_name(
-        names.get(played.hand.seats[action.seat].player, "?"))
+        names.get(hand.seats[action.seat].player, "?"))
     return tr.format(ACTS[action.act], name=name, amount=action.amount or 0)
 
 
@@ -710,8 +727,9 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
                                         enumerate(hand.start_json()["seats"])))),
         "",
     ]
+    again = Hand.from_start(hand.start_json())  # each action with the events it made
     for n, action in enumerate(hand.actions, start=1):
-        lines.append(f"{n}. " + action_line(tr, names, played, action))
+        lines.append(f"{n}. " + action_line(tr, names, played, action, again.apply(action)))
     shown = [e for e in hand.events if isinstance(e, Shown)]
     if shown:
         lines.append("")

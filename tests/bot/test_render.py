@@ -11,14 +11,17 @@ from bot.i18n import Translations
 from bot.render import (
     SeatView,
     TableView,
+    hand_text,
     outcome_of,
     private_hands,
     render_cards,
     render_table,
 )
 from bot.store import TableStatus
+from bot.store.history import PlayedHand
+from bot.store.models import HandRow
 from bot.table_settings import TableSettings
-from engine import Act, Action, Hand, Rules, SeatIn
+from engine import Act, Action, Hand, Phase, Rules, SeatIn
 from engine.simulate import random_action
 
 TR = Translations.load().get("en")
@@ -127,3 +130,54 @@ def test_a_closed_table_points_to_where_a_new_one_opens() -> None:
     assert group.text.endswith("Start a new one with /newgame."), group.text
     practice = dataclasses.replace(view_of(None, names, TableStatus.CLOSED), private=True)
     assert render_table(practice, TR).text.endswith("Start a new one with /practice.")
+
+
+def _played(hand: Hand) -> PlayedHand:
+    row = HandRow(id=7, table_id=1, number=1, start=hand.start_json(),
+                  commitment=hand.commitment, reveal=[], started_at=0, ended_at=0,
+                  pot=0, status="settled", result=None, abort_reason=None)
+    return PlayedHand(row, -1, hand)
+
+
+def test_each_action_reads_the_same_on_the_table_and_in_hand_n() -> None:
+    names = {1: "Ana", 2: "Boris", 3: "Georgi"}
+    hand = Hand.start(Rules(), [SeatIn(p, 500) for p in names], 2, b"words")
+    blind = hand.to_act
+    assert blind is not None and hand.phase is Phase.BLIND
+    hand.apply(Action(Act.TIMEOUT, blind))  # the blind ran out
+    opener = hand.to_act
+    assert opener is not None
+    hand.apply(Action(Act.RAISE, opener, 20))  # the first bet
+    leaver = hand.to_act
+    assert leaver is not None
+    hand.apply(Action(Act.LEAVE, leaver))  # he leaves on his turn
+    table = render_table(view_of(hand, names), TR).text
+    blind_name, opener_name = names[hand.seats[blind].player], names[hand.seats[opener].player]
+    leaver_name = names[hand.seats[leaver].player]
+    for line in (f"{blind_name}: no blind (time)", f"{opener_name} bets 20",
+                 f"{leaver_name} folds and leaves"):
+        assert line in table, table
+    assert f"{leaver_name} leaves" not in table
+    while not hand.is_over:
+        hand.apply(Action(Act.FOLD, hand.to_act or 0))
+    told = hand_text(TR, names, _played(hand))
+    assert f"1. {blind_name}: no blind (time)" in told, told
+    assert f"2. {opener_name} bets 20" in told, told
+    assert f"3. {leaver_name} folds and leaves" in told, told
+    assert "runs out of time" not in told and "raises to" not in told
+
+
+def test_a_svaras_action_line_tells_only_the_svara() -> None:
+    names = {1: "Ana", 2: "Boris", 3: "Vera"}
+    # Seed 17: everyone calls the first bet and all three tie: a svara, nobody else to join.
+    hand = Hand.start(Rules(blind=False), [SeatIn(p, 500) for p in names], 0,
+                      (17).to_bytes(4, "big"))
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 10))
+    while hand.round_no == 1:
+        hand.apply(Action(Act.CALL, hand.to_act or 0))
+    assert hand.round_no == 2 and hand.phase is Phase.BETTING
+    text = render_table(view_of(hand, names), TR).text
+    assert "calls 10" not in text and "bets 10" not in text, text
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 30))
+    text = render_table(view_of(hand, names), TR).text
+    assert "bets 30" in text and "calls 10" not in text, text
