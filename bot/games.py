@@ -119,6 +119,10 @@ class Live:
     hand_id: int = 0
     hand_no: int = 0
     outcome: Outcome | None = None
+    last: Outcome | None = None
+    """How the hand before the one in play ended (its line stays until the first action)."""
+    last_id: int = 0
+    """That hand's id, as /hand takes it."""
     note: str | None = None
     wait: Wait | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -143,7 +147,7 @@ class Live:
             table_id=self.id, status=self.status, settings=self.settings, seats=seats,
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
             wait_seconds=None if wait is None else round(wait.seconds),
-            outcome=self.outcome, note=self.note,
+            outcome=self.outcome, note=self.note, last=self.last, last_id=self.last_id,
             autostart_seconds=math.ceil(self.wait.seconds)
             if self.wait is not None and self.wait.kind is WaitKind.AUTOSTART else None,
             closing=self.closing,
@@ -568,6 +572,7 @@ class Games:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
+        live.last, live.last_id = live.outcome, live.hand_id
         live.hand, live.hand_id = hand, hand_id
         live.hand_no += 1
         live.status = TableStatus.PLAYING

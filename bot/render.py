@@ -95,6 +95,10 @@ class TableView:
     """The time zone of that clock time (None: the server's own)."""
     private: bool = False
     """A practice table in a private chat: a new one is opened with /practice."""
+    last: Outcome | None = None
+    """How the hand before the one in play ended: one line until this hand's first action."""
+    last_id: int = 0
+    """That hand's id, as /hand takes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +295,8 @@ def _playing(view: TableView, tr: Translator) -> Screen:
     for i, s in enumerate(hand.seats):
         marker = "▶ " if i == hand.to_act or i in hand.pending else "   "
         lines.append(f"{marker}{_name(view, s.player)}: {_status(view, tr, hand, i)}")
+    if view.last is not None and view.last_id and not hand.actions:
+        lines += ["", _last_hand_line(view, tr, view.last)]
     earlier = _earlier_showdown(view, tr, hand)
     if earlier:
         lines += ["", *earlier]
@@ -426,6 +432,20 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
     if any(s.sitting_out for s in view.seats):
         rows.append(((tr.gettext("I'm back"), Press(view.table_id, 0, 0, Button.BACK).encode()),))
     return Screen("\n".join(lines), tuple(rows))
+
+
+def _last_hand_line(view: TableView, tr: Translator, last: Outcome) -> str:
+    """The hand before this one in a line: who took its biggest pot, with what, and where
+    to see it in full."""
+    winners, pot, points = max(last.won, key=lambda w: w[1], default=((), 0, None))
+    names = Html(", ".join(_name(view, p) for p in winners))
+    n = view.last_id
+    if len(winners) > 1:
+        return tr.format("Last hand: {names} split {pot} · /hand {n}", names=names, pot=pot, n=n)
+    if points is None:
+        return tr.format("Last hand: {names} took {pot} · /hand {n}", names=names, pot=pot, n=n)
+    return tr.format("Last hand: {names} won {pot} with {points} · /hand {n}", names=names,
+                     pot=pot, points=tr.points(points), n=n)
 
 
 def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[str]:

@@ -9,6 +9,7 @@ import random
 from bot.callback_data import Press
 from bot.i18n import Translations
 from bot.render import (
+    Outcome,
     SeatView,
     TableView,
     hand_text,
@@ -181,3 +182,15 @@ def test_a_svaras_action_line_tells_only_the_svara() -> None:
     hand.apply(Action(Act.RAISE, hand.to_act or 0, 30))
     text = render_table(view_of(hand, names), TR).text
     assert "bets 30" in text and "calls 10" not in text, text
+
+
+def test_the_last_hand_stays_in_a_line_until_the_next_hands_first_action() -> None:
+    names = {1: "Ana", 2: "Boris"}
+    hand = Hand.start(Rules(), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"last")
+    last = Outcome(shown=(), won=(((1,), 250, 31),))
+    view = dataclasses.replace(view_of(hand, names), last=last, last_id=12)
+    assert "Last hand: Ana won 250 with 31 points · /hand 12" in render_table(view, TR).text
+    took = dataclasses.replace(view, last=Outcome(shown=(), won=(((2,), 40, None),)))
+    assert "Last hand: Boris took 40 · /hand 12" in render_table(took, TR).text
+    hand.apply(Action(Act.NO_BLIND, hand.to_act or 0))
+    assert "Last hand" not in render_table(view, TR).text

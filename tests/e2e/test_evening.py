@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -225,6 +226,10 @@ async def test_chips_and_seats_asked_for_during_a_hand_come_at_the_next_one(bed:
         " AND table_id = ?", (live.id,))
     assert [(r[0], r[1]) for r in top_ups] == [(ana.id, 200)]
     assert await bed.store.users.balance(ana.id) == 500
+    first_id = live.hand_id
     await bed.ring(group)  # the next hand: Dimo is dealt in
     assert live.hand is not None and dimo.id in live.table.dealt
+    # The first hand stays in a line until the second one's first action.
+    text = (await bed.table_message(group)).text or ""
+    assert re.search(rf"Last hand: \w+ (won|took) \d+.* · /hand {first_id}$", text, re.M), text
     await bed.audit()
