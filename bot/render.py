@@ -595,7 +595,9 @@ def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str
         options.append(tr.gettext("fold"))
     choice = Html(tr.gettext(" or ").join(options[:2]) if len(options) <= 2
                   else ", ".join(options[:-1]) + tr.gettext(" or ") + options[-1])
-    return tr.format("Your turn at {group}: {choice} · {seconds} s left", group=group,
+    # A practice table is in the private chat itself: it has no group's name.
+    place = group or tr.gettext("your practice table")
+    return tr.format("Your turn at {group}: {choice} · {seconds} s left", group=place,
                      choice=choice, seconds=max(seconds_left, 0))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.i18n import Translations
+from bot.practice import computer_name
 from bot.render import (
     Results,
     SeatView,
@@ -73,6 +74,22 @@ def test_the_reminder_names_the_group_the_choices_and_the_time_left() -> None:
     hand.apply(Action(Act.RAISE, seat, 30))
     assert nudge_text(TR, "Svara night", hand, 35) == \
         "Your turn at Svara night: call 30, raise or fold · 35 s left"
+
+
+def test_a_practice_reminder_names_the_practice_table() -> None:
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 500), SeatIn(-2, 500)], 0, b"nudge")
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 30))
+    assert nudge_text(TR, "", hand, 35).startswith("Your turn at your practice table: ")
+
+
+def test_practice_opponents_and_chips_speak_the_players_language() -> None:
+    bulgarian = Translations.load().get("bg")
+    assert computer_name(TR, 1) == "Bot Ana (normal)"
+    assert computer_name(bulgarian, 1) != "Bot Ana (normal)"
+    assert "Ana" in computer_name(bulgarian, 1)
+    assert bulgarian.gettext("{name} (practice chips)") != "{name} (practice chips)"
+    # The name is stored and escaped where shown: it is plain text here.
+    assert computer_name(bulgarian, 2).count("<") == 0
 
 
 def test_links_open_the_table_message_in_supergroups_and_public_groups_only() -> None:
