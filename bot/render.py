@@ -560,9 +560,11 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
         tr.format("🔐 <code>{prefix}</code>", prefix=private.commitment[:COMMITMENT_PREFIX]),
     ]
     if private.openings:
-        lines.append(tr.gettext("Your cards in the deck (position|card|salt), to check "
-                                "against the hand's proof afterwards:"))
-        lines += [f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings]
+        # Folded away (Telegram's expandable quote): a tap opens it, the chat stays short.
+        proof = [tr.gettext("Your cards in the deck (position|card|salt), to check "
+                            "against the hand's proof afterwards:"),
+                 *(f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings)]
+        lines.append("<blockquote expandable>" + "\n".join(proof) + "</blockquote>")
     return "\n".join(lines)
 
 

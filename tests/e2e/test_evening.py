@@ -226,6 +226,11 @@ async def test_chips_and_seats_asked_for_during_a_hand_come_at_the_next_one(bed:
         " AND table_id = ?", (live.id,))
     assert [(r[0], r[1]) for r in top_ups] == [(ana.id, 200)]
     assert await bed.store.users.balance(ana.id) == 500
+    # His card message folds the proof of his cards away in an expandable quote.
+    card = next(m for m in reversed(ana.inbox) if (m.text or "").startswith("🃏 "))
+    folded = [e for e in card.entities if e["type"] == "expandable_blockquote"]
+    assert len(folded) == 1 and "position|card|salt" in (card.text or "")[
+        folded[0]["offset"]:folded[0]["offset"] + folded[0]["length"]]
     first_id = live.hand_id
     await bed.ring(group)  # the next hand: Dimo is dealt in
     assert live.hand is not None and dimo.id in live.table.dealt
