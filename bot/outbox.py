@@ -137,6 +137,8 @@ class TelegramOutbox:
         self._failures: dict[int, int] = {}
         self._sending: set[asyncio.Task[None]] = set()
         self._nudges: dict[int, Job[Any]] = {}
+        self._reminders: dict[int, tuple[Wait, int, int]] = {}
+        """Table id to the reminder sent for its turn: (the wait, the player, the message)."""
         self._chats: dict[int, ChatInfo] = {}
         self._may_pin: dict[int, bool] = {}
         self._pinned: dict[int, int] = {}
@@ -519,8 +521,9 @@ class TelegramOutbox:
         keyboard = None if link is None else InlineKeyboardMarkup(
             [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]])
         try:
-            await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
-                                            reply_markup=keyboard)
+            sent = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
+                                                   reply_markup=keyboard)
+            self._reminders[live.id] = (wait, player, sent.message_id)
         except Forbidden:
             await self.store.users.set_private_chat(player, False)
         except TelegramError as err:
@@ -528,7 +531,24 @@ class TelegramOutbox:
 
     # ----------------------------------------------------------------- timers
 
+    def _turn_passed(self, live: Live, wait: Wait | None) -> None:
+        """The turn a reminder was sent for is over: the reminder goes, the chat stays short."""
+        reminder = self._reminders.get(live.id)
+        if reminder is None or reminder[0] == wait:
+            return
+        del self._reminders[live.id]
+        _, player, message_id = reminder
+
+        async def delete() -> None:
+            try:
+                await self.app.bot.delete_message(player, message_id)
+            except TelegramError as err:
+                log.info("table %s: reminder to %s not deleted (%s)", live.id, player, err)
+
+        self._background(delete())
+
     def arm(self, live: Live, wait: Wait | None) -> None:
+        self._turn_passed(live, wait)
         _drop(self._jobs.pop(live.id, None))
         _drop(self._nudges.pop(live.id, None))
         queue = self.app.job_queue
