@@ -137,6 +137,8 @@ class TelegramOutbox:
         self._failures: dict[int, int] = {}
         self._sending: set[asyncio.Task[None]] = set()
         self._nudges: dict[int, Job[Any]] = {}
+        self._cards: dict[int, tuple[int, dict[int, int]]] = {}
+        """Table id to its hand's card messages: (hand id, player to message id)."""
         self._reminders: dict[int, tuple[Wait, int, int]] = {}
         """Table id to the reminder sent for its turn: (the wait, the player, the message)."""
         self._chats: dict[int, ChatInfo] = {}
@@ -326,6 +328,8 @@ class TelegramOutbox:
 
     async def _send_all(self, live: Live, hands: list[PrivateHand], hand_id: int,
                         rounds: int) -> None:
+        if self._cards.get(live.id, (0, {}))[0] != hand_id:
+            self._cards[live.id] = (hand_id, {})
         await asyncio.gather(*(self._send_cards(live, private) for private in hands))
         try:
             # Until this is recorded, a restart sends the round's cards again.
@@ -343,9 +347,17 @@ class TelegramOutbox:
                 # A practice table's cards go into the chat of its table message: its pace.
                 await self.pace.slot(player, URGENT)
             chat = await self.chat_info(live.chat_id)
-            await self.app.bot.send_message(
-                player, render_cards(tr, private, None if chat is None else chat.title),
-                parse_mode=ParseMode.HTML)
+            text = render_cards(tr, private, None if chat is None else chat.title)
+            sent = self._cards.get(live.id, (0, {}))[1]
+            earlier = sent.get(player)
+            if earlier is not None:
+                # A svara's cards replace the hand's: one card message per hand.
+                with contextlib.suppress(TelegramError):
+                    await self.app.bot.edit_message_text(text, player, earlier,
+                                                         parse_mode=ParseMode.HTML)
+                    return
+            message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML)
+            sent[player] = message.message_id
         except Forbidden:
             # Blocked or never started: "My cards" still shows his hand in the group.
             await self.store.users.set_private_chat(player, False)
@@ -459,6 +471,8 @@ class TelegramOutbox:
 
     async def _after_close(self, live: Live) -> None:
         """A table closed: its results message (if a hand was played), and no pin left."""
+        self._cards.pop(live.id, None)
+        self._reminders.pop(live.id, None)
         await self._unpin(live)
         try:
             nets = await self.store.users.session(live.id)
