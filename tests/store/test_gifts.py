@@ -180,3 +180,14 @@ async def test_chips_queued_for_the_next_hand_are_handed_out_once(store: Store) 
     assert await store.gifts.take_queued(table.id) == []
     with pytest.raises(BadInput):
         await store.gifts.queue(table.id, 1, "gift", 5)
+
+
+async def test_practice_chips_are_never_given(store: Store) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.db.write(lambda c: c.execute(
+        "INSERT INTO users (id, name, created_at, updated_at) VALUES (-1000001, 'w', 0, 0)"))
+    with pytest.raises(BadInput):
+        await store.gifts.give(1, -1000001, 5)
+    with pytest.raises(BadInput):
+        await store.gifts.give_from_house(CHAT, 1, -1000001, 5, allowance=100)
+    assert await store.users.balance(1) == 1000
