@@ -13,6 +13,8 @@ from bot.sandbox.players import Player
 from engine import Phase
 from tests.e2e.bed import Bed
 from tests.e2e.test_history import reply, steady_clock
+from tests.e2e.test_rule_holes import sit_out_by_timeouts
+from tests.e2e.test_rules_paths import seat_everyone
 
 HANDS = 30
 ANTE = 100
@@ -237,4 +239,43 @@ async def test_chips_and_seats_asked_for_during_a_hand_come_at_the_next_one(bed:
     # The first hand stays in a line until the second one's first action.
     text = (await bed.table_message(group)).text or ""
     assert re.search(rf"Last hand: \w+ (won|took) \d+.* · /hand {first_id}$", text, re.M), text
+    await bed.audit()
+
+
+async def test_a_player_left_sitting_out_is_told_privately_how_to_come_back(bed: Bed) -> None:
+    group, players = await seat_everyone(bed, "Ana", "Boris", "Vera", blind=False)
+    await sit_out_by_timeouts(bed, group, players, players[2])
+    word = await private_word(bed, players[2], "Svara night: you sit out")
+    assert word == ("Svara night: you sit out, your turn ran out in two hands in a row. "
+                    "Press I'm back on the table, or send /back there, to play from the next "
+                    "hand.")
+    assert not [m for p in players[:2] for m in p.inbox
+                if (m.text or "").startswith("Svara night: you sit out")]
+
+
+async def test_chips_queued_during_a_hand_survive_a_restart(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    steady_clock(bed)
+    await reply(bed, ana, group, "/settings buyin 60")  # 600 at the table, 400 kept
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    assert await reply(bed, boris, group, "/topup") == [
+        "Chips up to the table's maximum at the next hand. /topup cancel takes it back."]
+    await bed.restart()
+    steady_clock(bed)
+    live = bed.live(group)
+    while (hand := live.hand) is not None:  # Boris folds (he loses his ante), Ana bets
+        assert hand.to_act is not None
+        who = players[0] if hand.seats[hand.to_act].player == ana.id else boris
+        labels = (await bed.table_message(group)).labels
+        label = "No blind" if hand.phase is Phase.BLIND else (
+            "Fold" if who is boris else next(x for x in labels if x.startswith("Bet")))
+        await bed.press(who, group, label)
+        live = bed.live(group)
+    rows = await bed.store.db.fetchall(
+        "SELECT user_id FROM ledger WHERE kind = 'top_up' AND account = 'stack'")
+    assert [r[0] for r in rows] == [boris.id]
+    assert live.table.seat(boris.id) is not None
+    assert next(s.stack for s in live.table.seats if s.player == boris.id) == 600
     await bed.audit()
