@@ -196,6 +196,9 @@ async def test_bad_rebuys_and_gifts_get_a_clear_answer_and_move_nothing(bed: Bed
     assert [m.text for m in group.bot_messages()[before_send:]] == [
         "Zed gets 40 chips from the house; the chat may give 60 chips more today."]
     assert await bed.store.users.balance(stranger.id) == 1000 + 40
+    await stranger.start_bot()
+    (statement,) = await reply(bed, stranger, stranger.dm, "/balance")
+    assert "+40 gift from the house" in statement, statement
     await bed.audit()
 
 
