@@ -590,9 +590,10 @@ def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str
     elif legal is not None:
         if legal.call is not None:
             options.append(tr.format("call {n}", n=legal.call))
+        calls_all = legal.call is not None and legal.call >= hand.seats[legal.seat].stack
         if legal.raise_to is not None:
             options.append(tr.gettext("bet") if legal.opening else tr.gettext("raise"))
-        elif legal.all_in is not None:
+        elif legal.all_in is not None and not calls_all:  # as the buttons: one way all in
             options.append(tr.gettext("all-in"))
         options.append(tr.gettext("fold"))
     choice = Html(tr.gettext(" or ").join(options[:2]) if len(options) <= 2

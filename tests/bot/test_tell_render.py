@@ -76,6 +76,17 @@ def test_the_reminder_names_the_group_the_choices_and_the_time_left() -> None:
         "Your turn at Svara night: call 30, raise or fold · 35 s left"
 
 
+def test_a_reminder_does_not_offer_the_all_in_a_call_already_is() -> None:
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 300)], 1, b"all")
+    if hand.seats[hand.to_act or 0].player == 2:
+        hand.apply(Action(Act.RAISE, hand.to_act or 0, 10))
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 500))
+    short = hand.to_act or 0
+    assert hand.seats[short].player == 2
+    assert nudge_text(TR, "Svara night", hand, 30) == (
+        f"Your turn at Svara night: call {hand.seats[short].stack} or fold · 30 s left")
+
+
 def test_a_practice_reminder_names_the_practice_table() -> None:
     hand = Hand.start(Rules(blind=False), [SeatIn(1, 500), SeatIn(-2, 500)], 0, b"nudge")
     hand.apply(Action(Act.RAISE, hand.to_act or 0, 30))
