@@ -31,6 +31,7 @@ from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.languages import Languages
 from bot.metrics import Metrics, newest_backup_in
+from bot.next_hand import NextHand
 from bot.ops.backups import Backups
 from bot.ops.events import Events
 from bot.ops.health import Health
@@ -187,6 +188,7 @@ async def start_services(
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
+    app.bot_data["next_hand"] = NextHand(app, services)
     for line in await games.resume_all():
         log.info("restart: %s", line)
     try:
