@@ -971,6 +971,12 @@ class Games:
         live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
                     Table(settings.rules()), status=row.status, closing=row.closing,
                     language=chat.language or await self.speaks(row.creator))
+        if not row.practice:
+            # A change of the chat's settings during a hand is in the chat's row: the
+            # table takes it at its next deal, after a restart too.
+            wanted = await self.chat_settings(row.chat_id)
+            if wanted != settings:
+                live.next_settings = wanted
         await self._restore(live, row)
         return live
 

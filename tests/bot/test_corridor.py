@@ -366,3 +366,19 @@ async def test_a_press_and_a_timer_at_once_apply_once(store: Store) -> None:
         await second
     await timer
     assert [a["act"] for a in await store.hands.actions(live.hand_id)] == ["fold"]
+
+
+async def test_a_settings_change_during_a_hand_survives_a_restart(store: Store) -> None:
+    alarms = FakeAlarms()
+    g, live = await playing(store, alarms)
+    await g.change_settings(CHAT, "turn", "90")
+    assert live.settings.turn_timeout == TURN  # this hand keeps its rules
+    again = games(store, alarms)
+    await again.resume_all()
+    back = again.tables[live.id]
+    hand = back.hand
+    assert hand is not None and hand.to_act is not None
+    folder = ANA if hand.seats[hand.to_act].player == ANA.id else BORIS
+    await again.press(back, folder, Action(Act.FOLD, 0), hand_id=back.hand_id, seq=0)
+    await alarms.ring(live.id)  # the next hand is dealt with the new setting
+    assert back.settings.turn_timeout == 90 and back.hand is not None
