@@ -21,7 +21,7 @@ from bot import choose_language, commands, handlers, inline, practice, replies, 
 from bot import languages as language_menu
 from bot.callback_data import PATTERN
 from bot.flood import QUIET, Verdict
-from bot.handling import Context, reply
+from bot.handling import Context
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -72,6 +72,9 @@ async def _guard_commands(update: object, context: Context) -> None:
     if verdict is Verdict.WARN:
         await context.services.languages.learn(update)
         tr = context.services.languages.for_user(user)
-        await reply(context, message, tr.format(replies.SLOW_DOWN,
-                                                time=tr.seconds(int(QUIET))))
+        # Queued apart from his commands' replies: one still being answered cannot
+        # replace it.
+        context.services.outbox.reply(message, tr.format(replies.SLOW_DOWN,
+                                                         time=tr.seconds(int(QUIET))),
+                                      key=(user.id, "slow down"))
     raise ApplicationHandlerStop
