@@ -55,6 +55,21 @@ async def playing(store: Store, alarms: FakeAlarms | None = None) -> tuple[Games
     return g, live
 
 
+async def three_playing(store: Store, alarms: FakeAlarms | None = None
+                        ) -> tuple[Games, Live, Player]:
+    """Ana, Boris and Cyril in a hand; and the one whose turn it is."""
+    await with_private_chat(store, ANA, BORIS, CYRIL)
+    g = games(store, alarms)
+    live = await g.open_table(CHAT, None, ANA)
+    for p in (ANA, BORIS, CYRIL):
+        await g.join(live, p)
+    await g.start(live, ANA, is_admin=False)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    acting = next(p for p in (ANA, BORIS, CYRIL) if p.id == hand.seats[hand.to_act].player)
+    return g, live, acting
+
+
 def fails_once(target: Any, name: str) -> None:
     """Make `target.name` raise a storage failure the next time it is called."""
     real = getattr(target, name)
@@ -124,17 +139,11 @@ async def test_item1_the_autostart_window_keeps_its_deadline_when_a_third_joins(
 
 
 async def test_item1_another_players_leave_does_not_restart_the_turn(store: Store) -> None:
-    await with_private_chat(store, ANA, BORIS, CYRIL)
-    g = games(store)
-    live = await g.open_table(CHAT, None, ANA)
-    for p in (ANA, BORIS, CYRIL):
-        await g.join(live, p)
-    await g.start(live, ANA, is_admin=False)
+    g, live, acting = await three_playing(store)
     hand = live.hand
-    assert hand is not None and hand.to_act is not None and live.wait is not None
+    assert hand is not None and live.wait is not None
     deadline = live.wait.deadline
-    acting = hand.seats[hand.to_act].player
-    other = next(p for p in (ANA, BORIS, CYRIL) if p.id != acting)
+    other = next(p for p in (ANA, BORIS, CYRIL) if p != acting)
     NOW[0] += 30
     await g.leave(live, other)
     assert live.hand is hand and not hand.is_over
@@ -300,15 +309,8 @@ async def test_item7_a_table_the_store_has_but_memory_lost_is_held_again(
 
 
 async def test_a_failed_leave_write_leaves_nothing_half_done(store: Store) -> None:
-    await with_private_chat(store, ANA, BORIS, CYRIL)
-    g = games(store)
-    live = await g.open_table(CHAT, None, ANA)
-    for p in (ANA, BORIS, CYRIL):
-        await g.join(live, p)
-    await g.start(live, ANA, is_admin=False)
-    hand = live.hand
-    assert hand is not None and hand.to_act is not None
-    other = next(p for p in (ANA, BORIS, CYRIL) if p.id != hand.seats[hand.to_act].player)
+    g, live, acting = await three_playing(store)
+    other = next(p for p in (ANA, BORIS, CYRIL) if p != acting)
     fails_once(store.hands, "record")
     with pytest.raises(errors.StoreBusy):
         await g.leave(live, other)
@@ -333,15 +335,7 @@ def test_item9_a_store_refusal_is_answered_with_its_own_words() -> None:
 
 
 async def test_a_press_and_a_timer_at_once_apply_once(store: Store) -> None:
-    await with_private_chat(store, ANA, BORIS, CYRIL)
-    g = games(store)
-    live = await g.open_table(CHAT, None, ANA)
-    for p in (ANA, BORIS, CYRIL):
-        await g.join(live, p)
-    await g.start(live, ANA, is_admin=False)
-    hand = live.hand
-    assert hand is not None and hand.to_act is not None
-    presser = next(p for p in (ANA, BORIS, CYRIL) if p.id == hand.seats[hand.to_act].player)
+    g, live, presser = await three_playing(store)
     inside, release = asyncio.Event(), asyncio.Event()
     real = store.hands.record
 

@@ -13,6 +13,17 @@ def cards(player: Player) -> list[str]:
     return [m.text or "" for m in player.dm.bot_messages() if "Hand 1:" in (m.text or "")]
 
 
+async def two_in_a_hand(bed: Bed) -> tuple[ChatRecord, list[Player], Player]:
+    """Ana and Boris at a table in Svara night, the first hand dealt; and whose turn it is."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    return group, players, ana if hand.seats[hand.to_act].player == ana.id else boris
+
+
 async def test_card_messages_arrive_through_a_flood_wait_and_a_dropped_connection(
         bed: Bed) -> None:
     ana, boris = players = bed.players("Ana", "Boris")
@@ -44,16 +55,9 @@ async def test_replies_in_a_group_and_in_private_arrive_through_flood_waits(bed:
 
 
 async def test_the_results_message_arrives_through_a_flood_wait(bed: Bed) -> None:
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.group(*players)
-    await bed.open_table(group, ana, boris)
-    await bed.press(ana, group, "Start")
-    live = bed.live(group)
-    hand = live.hand
-    assert hand is not None and hand.to_act is not None
-    await ana.send(group, "/endgame")
+    group, players, first = await two_in_a_hand(bed)
+    await players[0].send(group, "/endgame")
     await bed.idle()
-    first = ana if hand.seats[hand.to_act].player == ana.id else boris
     bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=group.id)
     await blind_then_fold(bed, group, first)
     assert any("Results" in (m.text or "") or "results" in (m.text or "")
@@ -69,14 +73,8 @@ async def blind_then_fold(bed: Bed, group: ChatRecord, first: Player) -> None:
 
 async def test_a_reminder_whose_turn_passed_during_a_flood_wait_is_not_sent(
         bed: Bed) -> None:
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.group(*players)
-    await bed.open_table(group, ana, boris)
-    await bed.press(ana, group, "Start")
+    group, _, first = await two_in_a_hand(bed)
     live = bed.live(group)
-    hand = live.hand
-    assert hand is not None and hand.to_act is not None
-    first = ana if hand.seats[hand.to_act].player == ana.id else boris
     table = await bed.table_message(group)
     bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=first.id)
     assert live.wait is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.store import TableStatus
 from tests.e2e.bed import Bed
+from tests.e2e.test_delivery import two_in_a_hand
 
 
 async def test_item2_a_group_upgraded_to_a_supergroup_keeps_its_table(bed: Bed) -> None:
@@ -43,10 +44,8 @@ async def test_item2_a_group_upgraded_to_a_supergroup_keeps_its_table(bed: Bed) 
 
 async def test_item3_a_bot_removed_mid_hand_stops_dealing_and_sends_the_chips_home(
         bed: Bed) -> None:
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.group(*players)
-    await bed.open_table(group, ana, boris)
-    await bed.press(ana, group, "Start")
+    group, players, _ = await two_in_a_hand(bed)
+    ana = players[0]
     live = bed.live(group)
     assert live.hand is not None
     before = {p.id: await bed.store.users.balance(p.id) for p in players}
