@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
-from collections.abc import Iterator
-
-import pytest
 
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -23,23 +19,6 @@ from engine import Action, Hand, Phase, format_hand
 from engine.deck import position_salt
 from engine.events import Dealt, Fold, RoundStarted
 from tests.e2e.bed import Bed
-
-
-@pytest.fixture
-def debug_log() -> Iterator[io.StringIO]:
-    """Everything logged at DEBUG, from every logger, as text."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setLevel(logging.DEBUG)
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    try:
-        yield stream
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
 
 
 async def finish(bed: Bed, group: ChatRecord, by_id: dict[int, Player]) -> None:

@@ -9,11 +9,7 @@ hides them.
 from __future__ import annotations
 
 import io
-import logging
 import re
-from collections.abc import Iterator
-
-import pytest
 
 from bot.http import HIDDEN, hide_private_texts, show_private_texts
 from tests.e2e.bed import Bed
@@ -21,23 +17,6 @@ from tests.e2e.bed import Bed
 PRIVATE_METHODS = ("sendMessage", "editMessageText", "answerCallbackQuery")
 DM_CARDS = re.compile(r"Hand \d+: <b>([^<]+)</b>")
 POPUP_CARDS = re.compile(r"Your cards: (.+) \(\d+ points\)")
-
-
-@pytest.fixture
-def debug_log() -> Iterator[io.StringIO]:
-    """Everything logged at DEBUG, from every logger, as text."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setLevel(logging.DEBUG)
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    try:
-        yield stream
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
 
 
 async def play_a_hand_and_look_at_the_cards(bed: Bed) -> None:
