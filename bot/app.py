@@ -274,6 +274,7 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         )
         app = build_application(settings, builder)
         metrics.open_tables = lambda: _open_tables(app)
+        metrics.outbox = lambda: _outbox_figures(app)
         watch = Watch(app, stop, webhook_url=settings.webhook_url)
         servers: list[WebServer] = []
         try:
@@ -290,6 +291,11 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
             raise StartupError(watch.reason)
     finally:
         lock.release()
+
+
+def _outbox_figures(app: AnyApp) -> dict[str, float]:
+    services = app.bot_data.get("services")
+    return services.outbox.figures() if isinstance(services, Services) else {}
 
 
 def _open_tables(app: AnyApp) -> int:

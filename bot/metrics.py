@@ -39,6 +39,19 @@ class Marks(Protocol):
     def mark_fetch(self) -> None: ...
 
 
+_OUTBOX_HELP = {
+    "screens_waiting": "Table messages whose newest screen waits for its group's pace.",
+    "replies_waiting": "Replies to commands waiting for their group's pace.",
+    "replies_merged": "Replies dropped because the same user repeated the same command.",
+    "messages_sent": "Messages (not table edits) sent.",
+    "messages_lost": "Messages given up after every try met a flood wait or the network.",
+    "messages_superseded": "Messages no longer worth sending when their turn came.",
+    "messages_refused": "Messages Telegram refused for good (400).",
+    "messages_blocked": "Messages to users who blocked the bot or groups that removed it.",
+    "messages_flood waits": "Tries of a message that met a flood wait (429).",
+}
+
+
 class _Live(Collector):
     """The figures read at each scrape."""
 
@@ -62,6 +75,11 @@ class _Live(Collector):
                 "Seconds since long polling last got an answer from getUpdates.")
             fetch.add_metric([], max(0.0, now - m.last_fetch))
             yield fetch
+        for name, value in sorted(m.outbox().items()):
+            figure = GaugeMetricFamily(f"svara_outbox_{name.replace(' ', '_')}",
+                                       _OUTBOX_HELP.get(name, "Messages that ended so."))
+            figure.add_metric([], value)
+            yield figure
         backup = m.newest_backup()
         if backup is not None:
             gauge = GaugeMetricFamily("svara_last_backup_age_seconds",
@@ -84,6 +102,7 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self.open_tables = open_tables
         self.newest_backup = newest_backup
+        self.outbox: Callable[[], dict[str, float]] = dict
         self.wall = wall
         self.clock = clock
         self.last_update: float | None = None

@@ -245,6 +245,17 @@ class TelegramOutbox:
             if writer is not None:
                 writer.wake.set()
 
+    def figures(self) -> dict[str, float]:
+        """What waits and how messages ended, for the operator's metrics."""
+        return {
+            "screens_waiting": float(sum(1 for w in self._writers.values()
+                                         if w.pending is not None)),
+            "replies_waiting": float(sum(len(v) for q in self._replies.values()
+                                         for v in q.values())),
+            "replies_merged": float(self.replies_dropped),
+            **{f"messages_{how}": float(n) for how, n in self.delivered.items()},
+        }
+
     @property
     def busy(self) -> bool:
         """A screen or a group message is due or being written (one waiting to try again

@@ -176,6 +176,10 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
                                                  ("status", "200")))] >= 1
     assert after[("svara_telegram_429_total", (("method", "editMessageText"),))] == 1
     assert 0 <= after[("svara_last_update_age_seconds", ())] < 30
+    # The card messages went out through the sending path, and nothing was lost.
+    assert after[("svara_outbox_messages_sent", ())] >= 2
+    assert after.get(("svara_outbox_messages_lost", ()), 0) == 0
+    assert ("svara_outbox_screens_waiting", ()) in after
 
     running.proc.send_signal(signal.SIGTERM)
     done = await finish(running.proc)
