@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PER_MINUTE = 19
-"""Group calls a minute: evenly spaced, at most 19 fall in any 60 s (Telegram allows 20)."""
+"""Group calls a minute: spaced so that at most 19 fall in any 60 s, network jitter
+included (Telegram allows 20)."""
 
 URGENT, EDIT = 0, 1
 """Priorities: new messages first, then edits of a message already there."""
@@ -36,7 +37,10 @@ class GroupPace:
 
     def __init__(self, per_minute: float = PER_MINUTE, *, time_scale: float = 1.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.spacing = 60.0 / per_minute / time_scale
+        # n calls evenly spaced by 60 / n put n + 1 into some closed minute, and the
+        # network's jitter brings two of them closer: spaced by 60 / (n - 1), any minute
+        # holds at most n even when calls arrive up to a second and a half late or early.
+        self.spacing = 60.0 / max(1.0, per_minute - 1) / time_scale
         self.clock = clock
         self._groups: dict[int, _Group] = {}
         self._tickets = itertools.count()

@@ -10,8 +10,8 @@ import time
 
 from bot.pacing import EDIT, PER_MINUTE, URGENT, GroupPace
 
-SCALE = 1000.0
-"""Minutes pass a thousand times faster: a 60 s window is 60 ms."""
+SCALE = 100.0
+"""Minutes pass a hundred times faster: a 60 s window is 600 ms."""
 
 
 async def test_calls_into_one_group_are_spaced_and_never_more_than_the_pace_a_minute() -> None:
@@ -22,11 +22,14 @@ async def test_calls_into_one_group_are_spaced_and_never_more_than_the_pace_a_mi
         await pace.slot(-1, EDIT)
         times.append(time.monotonic())
 
-    await asyncio.gather(*(call() for _ in range(45)))
+    await asyncio.gather(*(call() for _ in range(25)))
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= pace.spacing * 0.999
-    window = 60.0 / SCALE
-    most = max(sum(1 for t in times if start <= t < start + window) for start in times)
+    # Calls at least `spacing` apart put at most PER_MINUTE into any closed minute, even
+    # when the network brings two of them up to a second and a half closer (jitter):
+    window, jitter = 60.0 / SCALE, 1.5 / SCALE
+    assert PER_MINUTE * pace.spacing > window + jitter
+    most = max(sum(1 for t in times if start <= t <= start + window) for start in times)
     assert most <= PER_MINUTE
 
 
