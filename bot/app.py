@@ -102,6 +102,15 @@ class SendLimiter(AIORateLimiter):
     through the group bucket, it would make the next table edit wait a whole slot.
     """
 
+    waiting = 0
+    """Sends inside the limiter now (waiting for the overall budget, or on their way)."""
+
+    @property
+    def crowded(self) -> bool:
+        """More sends wait than the overall budget lets out in a second: private messages
+        that can wait or be read elsewhere give way (`bot.outbox`)."""
+        return self.waiting > OVERALL_BURST + 1 / OVERALL_PERIOD
+
     async def process_request(
         self,
         callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
@@ -113,11 +122,15 @@ class SendLimiter(AIORateLimiter):
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         if endpoint not in SENDS:
             return await callback(*args, **kwargs)
-        return await super().process_request(callback, args, kwargs, endpoint, data,
-                                             rate_limit_args)
+        self.waiting += 1
+        try:
+            return await super().process_request(callback, args, kwargs, endpoint, data,
+                                                 rate_limit_args)
+        finally:
+            self.waiting -= 1
 
 
-def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
+def rate_limiter(time_scale: float = 1.0) -> SendLimiter:
     """PTB's limiter set to stay within Telegram's flood limits.
 
     It does not retry a 429 itself: waiting inside a call would hold the table's lock and

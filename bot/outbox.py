@@ -433,9 +433,20 @@ class TelegramOutbox:
             # Until this is recorded, a restart sends the round's cards again.
             await self.told.cards_sent(live, hand_id, rounds)
 
+    def crowded(self) -> bool:
+        """The overall budget is short (the limiter says so): private messages that can be
+        read elsewhere give way, so the tables' screens keep their pace."""
+        limiter = getattr(self.app.bot, "rate_limiter", None)
+        return bool(getattr(limiter, "crowded", False))
+
     async def _send_cards(self, live: Live, private: PrivateHand, language: str | None,
                           hand_id: int) -> Delivery:
         player = private.player
+        if self.crowded() and player != live.chat_id:
+            # The "My cards" button shows them (a popup: Telegram does not count it).
+            log.info("table %s: cards to %s left to My cards (the budget is short)",
+                     live.id, player)
+            return self._ended(Delivery.SUPERSEDED)
         tr = self.translations.get(language)
         chat = await self.chat_info(live.chat_id)
         text = render_cards(tr, private, None if chat is None else chat.title)
@@ -667,6 +678,10 @@ class TelegramOutbox:
 
     async def _remind(self, live: Live, hand: Hand, turn: int, player: int,
                       language: str | None, left: int) -> None:
+        if self.crowded():
+            log.info("table %s: no reminder to %s (the budget is short)", live.id, player)
+            self._ended(Delivery.SUPERSEDED)
+            return
         chat = await self.chat_info(live.chat_id)
         tr = self.translations.get(language)
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)

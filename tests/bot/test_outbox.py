@@ -10,6 +10,7 @@ from typing import Any
 
 from telegram.error import BadRequest
 
+from bot.app import rate_limiter
 from bot.games import Games, Live
 from bot.i18n import Translations
 from bot.outbox import TelegramOutbox
@@ -25,10 +26,16 @@ class Sent:
 
 
 @dataclass
+class Budget:
+    crowded: bool = False
+
+
+@dataclass
 class HeldBot:
     """Answers at once, except an edit the test chose to hold."""
 
     id: int = 42
+    rate_limiter: Budget = field(default_factory=Budget)
     sent: list[tuple[int, int, str]] = field(default_factory=list)
     edits: list[tuple[int, bool]] = field(default_factory=list)
     hold_next_edit: asyncio.Event | None = None
@@ -122,3 +129,38 @@ async def test_item8_a_store_failure_before_the_card_messages_still_sends_them(
     assert sorted(chat for chat, _, _ in app.bot.sent if chat > 0) == [ANA.id, BORIS.id]
     # What went out is recorded (a restart would not send them again).
     assert (await store.hands.get(live.hand_id)).cards_sent == 1
+
+
+async def test_when_the_budget_is_short_cards_wait_for_my_cards_and_screens_go_on(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    await games.join(live, ANA)
+    await games.join(live, BORIS)
+    app.bot.rate_limiter.crowded = True
+    await games.start(live, ANA, is_admin=False)
+    await quiet(outbox, app)
+    assert not [chat for chat, _, _ in app.bot.sent if chat > 0]  # no card message
+    assert outbox.delivered["superseded"] == 2
+    # Settled: a restart does not send them either; the table message moved on.
+    assert (await store.hands.get(live.hand_id)).cards_sent == 1
+    assert app.bot.edits
+
+
+async def test_the_limiter_is_crowded_while_more_sends_wait_than_a_second_lets_out() -> None:
+    limiter = rate_limiter()
+    await limiter.initialize()
+    release = asyncio.Event()
+
+    async def send(*_: Any, **__: Any) -> bool:
+        await release.wait()
+        return True
+
+    sends = [asyncio.create_task(limiter.process_request(send, (), {}, "sendMessage",
+                                                         {"chat_id": 7000 + i}, None))
+             for i in range(40)]
+    await asyncio.sleep(0.05)
+    assert limiter.crowded
+    release.set()
+    await asyncio.gather(*sends)
+    assert not limiter.crowded
+    await limiter.shutdown()
