@@ -16,7 +16,9 @@ interleave inside one ``BEGIN ... COMMIT``. So every unit of work goes through `
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+from collections import Counter
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -27,6 +29,8 @@ import aiosqlite
 from bot.store.errors import SchemaTooNew, StorageFailure
 from bot.store.migrations import MIGRATIONS, Migration, migrate, schema_version
 from bot.store.sql import Conn, Params, Unit, fetchall, read_only_uri, translate
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
@@ -60,6 +64,18 @@ async def _to_the_end(step: Awaitable[T]) -> T:
     return task.result()
 
 
+def unit_name(work: object) -> str:
+    """Who wrote a unit: ``Tables.set_shown`` for a closure or lambda made in that method."""
+    name = str(getattr(work, "__qualname__", type(work).__qualname__))
+    return name.split(".<locals>", 1)[0]
+
+
+def describe_writes(writes: Counter[str], most: int = 8) -> str:
+    """The shutdown line: every committed transaction, the busiest writers first."""
+    top = ", ".join(f"{name} {n}" for name, n in writes.most_common(most))
+    return f"transactions committed: {sum(writes.values())} ({top or 'none'})"
+
+
 def _raise(err: BaseException) -> NoReturn:
     mapped = translate(err)
     if mapped is err:
@@ -90,6 +106,8 @@ class Database:
         self._level: str = synchronous
         self._lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self.writes: Counter[str] = Counter()
+        """Committed transactions by the method that wrote them; logged at close."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -152,6 +170,8 @@ class Database:
         async with self._lock, self._read_lock:
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
+            if writer is not None:
+                log.info("%s", describe_writes(self.writes))
             if reader is not None:
                 await reader.close()
             if writer is not None:
@@ -193,6 +213,7 @@ class Database:
                 await conn.execute("BEGIN IMMEDIATE")
                 value = await work(conn)
                 await _to_the_end(conn.execute("COMMIT"))
+                self.writes[unit_name(work)] += 1
             except BaseException as err:
                 # If even the rollback fails the connection is gone; the error says why.
                 with suppress(sqlite3.Error):
