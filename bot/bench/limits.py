@@ -121,6 +121,10 @@ PIN_METHODS = frozenset({"pinChatMessage", "unpinChatMessage"})
 CUT_OFF = frozenset({0, 429, 500, 502, 503, 504})
 """Answers after which a message may not have arrived: 429, no answer, a server error."""
 
+REMINDER = "Your turn at "
+"""How the private reminder of a waiting turn begins (`render.nudge_text`; the bench's
+people read English)."""
+
 STOP_WAIT = 30.0
 """Seconds the bot process has to stop cleanly after SIGTERM before it is killed."""
 
@@ -791,6 +795,8 @@ class RealResult:
     group_max: int
     """The stand-in's count: most calls into one group in any sliding 60 s."""
     group_total: int
+    group_calls: dict[int, int]
+    """The stand-in's count of calls into each group against its limit."""
     flood: Counter[str]
     """429s by limit (group, global, private)."""
     flood_methods: Counter[str]
@@ -802,6 +808,8 @@ class RealResult:
     """Successful pins and unpins, and the groups with pins."""
     reminders: int
     calls: int
+    transcript: list[Call]
+    """Every call the bot made, for checks after the run."""
     log: BotLog
     rss_mb: float
     bot_exit: int | None
@@ -1026,7 +1034,8 @@ def measure(tables: Sequence[RealTable], tg: Sandbox, clock: Clock, started: flo
     pins = Counter(c.method for c in delivered if c.method in PIN_METHODS)
     pins["groups"] = len({c.chat_id for c in delivered if c.method == "pinChatMessage"})
     reminders = sum(1 for c in delivered if c.method == "sendMessage"
-                    and c.chat_id not in groups and "reply_markup" in c.params)
+                    and c.chat_id not in groups
+                    and str(c.params.get("text", "")).startswith(REMINDER))
     return RealResult(
         tables=len(tables), plan=tables[0].plan if tables else Plan(), hands_each=hands,
         wall=ended - started,
@@ -1036,10 +1045,11 @@ def measure(tables: Sequence[RealTable], tg: Sandbox, clock: Clock, started: flo
         presses=sum(len(t.pressed) for t in tables), cards_presses=cards, refused=refused,
         answers=answers, late=late, lags=lags, unshown=unshown,
         group_max=max((flood.group_peak.get(g, 0) for g in groups), default=0),
-        group_total=group_total, flood=flood.refused_by_rule(),
+        group_total=group_total, group_calls={g: flood.group_calls[g] for g in groups},
+        flood=flood.refused_by_rule(),
         flood_methods=flood.refused_by_method(), losses=count_losses(calls),
         messages=messages, pins=pins, reminders=reminders,
-        calls=sum(1 for c in calls if c.method != "getUpdates"), log=log,
+        calls=sum(1 for c in calls if c.method != "getUpdates"), transcript=calls, log=log,
         rss_mb=peak_rss_mb(), bot_exit=bot_exit, load=os.getloadavg(),
     )
 

@@ -85,6 +85,8 @@ class FloodControl:
     group_peak: dict[int, int] = field(default_factory=dict)
     """Per group: the most calls the bot made into it in any 60 s window, answered 429 or
     not (every mode, off included)."""
+    group_calls: Counter[int] = field(default_factory=Counter)
+    """Per group: every call the bot made into it that counts against its limit."""
     _tried: dict[int, deque[float]] = field(default_factory=dict)
 
     def refused_by_method(self) -> Counter[str]:
@@ -101,6 +103,7 @@ class FloodControl:
         while tried and tried[0] <= now - WINDOW:
             tried.popleft()
         tried.append(now)
+        self.group_calls[chat_id] += 1
         if len(tried) > self.group_peak.get(chat_id, 0):
             self.group_peak[chat_id] = len(tried)
 

@@ -135,5 +135,6 @@ async def test_pins_and_unpins_count_against_the_group(tg: Sandbox) -> None:
         with pytest.raises(RetryAfter):
             await bot.unpin_chat_message(group.id, sent.message_id)
     assert tg.flood.group_peak == {group.id: 21}  # the refused call was tried all the same
+    assert tg.flood.group_calls == {group.id: 21}
     assert tg.flood.refused_by_method() == {"unpinchatmessage": 1}
     assert tg.flood.refused_by_rule() == {"group": 1}
