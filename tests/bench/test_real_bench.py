@@ -8,9 +8,11 @@ Nothing here looks at how long anything took.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -31,10 +33,6 @@ def busiest_minute(times: list[float]) -> int:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[RealResult, list[str], int]:
-    import asyncio
-    import contextlib
-    import io
-
     deaf: list[int] = []
 
     def drop_his_private_messages(table: RealTable) -> None:
