@@ -324,6 +324,7 @@ class BotLog:
     lost_lines: int = 0
     transactions: int | None = None
     writers: str = ""
+    by_writer: Counter[str] = field(default_factory=Counter)
 
     def take(self, level: str, name: str, text: str) -> None:
         self.counts[level] += 1
@@ -335,6 +336,10 @@ class BotLog:
         if found:
             self.transactions = (self.transactions or 0) + int(found[1])
             self.writers = found[2]
+            for part in found[2].split(", "):
+                name, _, n = part.rpartition(" ")
+                if n.isdigit():
+                    self.by_writer[name] += int(n)
 
     def line(self, raw: str) -> None:
         """One line of the bot process's stderr (tracebacks' inner lines are skipped)."""
@@ -570,6 +575,9 @@ class RealTable:
             await self._play()
         except TableDone as done:
             self.outcome = str(done)
+            if self.outcome == "done":
+                # Played out: the creator closes the table, so the bot deals no more.
+                await self.players[0].send(self.group, "/endgame")
         finally:
             for task in self.tasks:
                 task.cancel()
@@ -828,14 +836,20 @@ class RealResult:
         return sum(self.flood.values())
 
     @property
+    def hands(self) -> int:
+        """Hands the bot dealt: its own count (`Hands.open`) when it logged one, else the
+        hands the people saw."""
+        return self.log.by_writer.get("Hands.open") or self.hands_dealt
+
+    @property
     def per_hand(self) -> float:
-        return sum(self.messages.values()) / max(1, self.hands_dealt)
+        return sum(self.messages.values()) / max(1, self.hands)
 
     @property
     def transactions_per_hand(self) -> float | None:
         if self.log.transactions is None:
             return None
-        return self.log.transactions / max(1, self.hands_dealt)
+        return self.log.transactions / max(1, self.hands)
 
     def misses(self) -> list[str]:
         """The targets this run missed."""
@@ -1066,7 +1080,7 @@ def describe_real(r: RealResult) -> list[str]:
     outcomes = ", ".join(f"{n} {what}" for what, n in r.outcomes.most_common())
     flood = ", ".join(f"{rule} {n}" for rule, n in r.flood.most_common()) or "none"
     methods = ", ".join(f"{m} {n}" for m, n in r.flood_methods.most_common()) or "none"
-    kinds = ", ".join(f"{k} {n / max(1, r.hands_dealt):.1f}"
+    kinds = ", ".join(f"{k} {n / max(1, r.hands):.1f}"
                       for k, n in sorted(r.messages.items()))
     tph = r.transactions_per_hand
     transactions = ("not logged" if tph is None else
@@ -1078,7 +1092,7 @@ def describe_real(r: RealResult) -> list[str]:
         f"hands, {clock}, {where}"
         f"{', overall limit lifted' if plan.lift_global else ''}: {r.wall:.1f} s "
         f"({r.wall / plan.scale:.1f} s real); tables: {outcomes}; {r.hands_done} hands "
-        f"played, {r.hands_dealt} dealt",
+        f"played out by the people, {r.hands_dealt} seen dealt, {r.hands} dealt by the bot",
         f"  answer       p50 {percentile(ms, 0.5):7.0f} ms  p90 {percentile(ms, 0.9):7.0f} ms  "
         f"p99 {percentile(ms, 0.99):7.0f} ms  max {max(ms, default=0):7.0f} ms  "
         f"({r.presses} presses, {r.cards_presses} of them My cards; {r.late} answered after "
@@ -1096,8 +1110,8 @@ def describe_real(r: RealResult) -> list[str]:
         f"  lost         {lost.lost} messages never delivered; {lost.retried} delivered by a "
         f"retry, {lost.superseded} edits superseded; the bot logged 'lost' "
         f"{r.log.lost_lines} times",
-        f"  messages     {r.per_hand:.1f} per hand dealt ({kinds}; reminders "
-        f"{r.reminders / max(1, r.hands_dealt):.1f})",
+        f"  messages     {r.per_hand:.1f} per hand the bot dealt, lobby and closing "
+        f"included ({kinds}; reminders {r.reminders / max(1, r.hands):.1f})",
         f"  transactions {transactions}",
         f"  refused presses {len(r.refused)}, exceptions {r.log.errors}, warnings "
         f"{r.log.counts['WARNING']}, bench peak RSS {r.rss_mb:.0f} MB"

@@ -70,9 +70,9 @@ def unit_name(work: object) -> str:
     return name.split(".<locals>", 1)[0]
 
 
-def describe_writes(writes: Counter[str], most: int = 8) -> str:
-    """The shutdown line: every committed transaction, the busiest writers first."""
-    top = ", ".join(f"{name} {n}" for name, n in writes.most_common(most))
+def describe_writes(writes: Counter[str]) -> str:
+    """The shutdown line: every committed transaction, by writer, the busiest first."""
+    top = ", ".join(f"{name} {n}" for name, n in writes.most_common())
     return f"transactions committed: {sum(writes.values())} ({top or 'none'})"
 
 
