@@ -802,6 +802,8 @@ class RealResult:
     unshown: int
     group_max: int
     """The stand-in's count: most calls into one group in any sliding 60 s."""
+    group_max_admin: int
+    """The same over the groups where the bot is an admin (and pins)."""
     group_total: int
     group_calls: dict[int, int]
     """The stand-in's count of calls into each group against its limit."""
@@ -1059,6 +1061,8 @@ def measure(tables: Sequence[RealTable], tg: Sandbox, clock: Clock, started: flo
         presses=sum(len(t.pressed) for t in tables), cards_presses=cards, refused=refused,
         answers=answers, late=late, lags=lags, unshown=unshown,
         group_max=max((flood.group_peak.get(g, 0) for g in groups), default=0),
+        group_max_admin=max((flood.group_peak.get(t.group.id, 0) for t in tables
+                             if t.group.bot_status == "administrator"), default=0),
         group_total=group_total, group_calls={g: flood.group_calls[g] for g in groups},
         flood=flood.refused_by_rule(),
         flood_methods=flood.refused_by_method(), losses=count_losses(calls),
@@ -1102,7 +1106,8 @@ def describe_real(r: RealResult) -> list[str]:
         f"max {max(r.lags, default=0):7.1f} s   ({len(r.lags)} accepted turn presses; "
         f"{r.unshown} never shown)",
         f"  group calls  max {r.group_max} in any {WINDOW:.0f} s window of one group "
-        f"(messages, edits, pins, unpins, 429s included); {r.group_total} sendMessage + "
+        f"(messages, edits, pins, unpins, 429s included; {r.group_max_admin} where the bot "
+        f"is an admin and pins); {r.group_total} sendMessage + "
         f"editMessageText into groups, {r.calls} API calls in all",
         f"  pins         {r.pins['pinChatMessage']} pins, {r.pins['unpinChatMessage']} unpins "
         f"in {r.pins['groups']} groups",

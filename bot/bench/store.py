@@ -13,7 +13,7 @@ table clock (`Tables.set_wait`), the players refreshed on their presses
 the hand. One table plays alone, then ``T`` tables play at once. Transactions per hand
 are counted by the database itself (`Database.writes`). The last line compares the
 second figure with what one bot token can carry: Telegram takes about 30 messages a
-second from a bot and a hand costs about 15.6 messages, so at most 1.9 hands a second.
+second from a bot and a hand costs about 18 messages, so at most 1.6 hands a second.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ T = TypeVar("T")
 RULES = Rules(ante=10)
 PLAYERS = (1, 2, 3, 4)
 STACK = 1_000_000
-TOKEN_CEILING = 1.9
-"""Hands a second one bot token can show: ~30 messages/s over ~15.6 messages a hand."""
+TOKEN_CEILING = 1.6
+"""Hands a second one bot token can show: ~30 messages/s over ~18 messages a hand (2-6
+players, reminders and My cards: `python -m bot.bench --limits real` at 60 tables)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +60,10 @@ class Mix:
 
 
 MIXES = {
-    # Counted at 60 tables by `python -m bot.bench --limits real`, over the hands dealt.
-    "bot": Mix(shown_per_action=1.0, wait_per_action=1.0, ensure_per_hand=2.3,
-               cards_sent_per_hand=1.5),
+    # Counted at 60 tables by `python -m bot.bench --limits real` (180 hands, 1651
+    # actions): set_shown 2000, set_wait 2116, ensure 530, set_cards_sent 204.
+    "bot": Mix(shown_per_action=1.2, wait_per_action=1.3, ensure_per_hand=2.9,
+               cards_sent_per_hand=1.1),
     "bare": Mix(),
 }
 
