@@ -1,13 +1,19 @@
 """Benchmark: settled hands per second and the latency of each step, as the bot stores them.
 
-Run ``python -m bot.bench.store [--dir DIR] [--hands N] [--tables T]``. Hands are played
-by the engine beforehand (so only storage is timed) and then persisted exactly as the
-bot does, with the bot's durability settings (settles and wallets ``synchronous=FULL``,
-in-hand steps ``NORMAL``): `Hands.open` (start and antes), `Hands.record` per action,
-and `Hands.settle` with the last action, each its own transaction. One table plays
-alone, then ``T`` tables play at once. The last line compares the second figure with
-what one bot token can carry: Telegram takes about 30 messages a second from a bot and
-a hand costs about 14 messages, so at most 2.1 hands a second.
+Run ``python -m bot.bench.store [--dir DIR] [--hands N] [--tables T] [--mix bot|bare]``.
+Hands are played by the engine beforehand (so only storage is timed) and then persisted
+as the bot does, with the bot's durability settings (settles and wallets
+``synchronous=FULL``, in-hand steps ``NORMAL``): `Hands.open` (start and antes),
+`Hands.record` per action and `Hands.settle` with the last action, each its own
+transaction, and with ``--mix bot`` (the default) the bot's other writes in the shares
+the real-limits bench counted (`python -m bot.bench --limits real` prints them): the
+digest of the table message after each edit (`Tables.set_shown`), each new wait of the
+table clock (`Tables.set_wait`), the players refreshed on their presses
+(`Users.ensure`) and the cards sent (`Hands.set_cards_sent`). ``--mix bare`` writes only
+the hand. One table plays alone, then ``T`` tables play at once. Transactions per hand
+are counted by the database itself (`Database.writes`). The last line compares the
+second figure with what one bot token can carry: Telegram takes about 30 messages a
+second from a bot and a hand costs about 18 messages, so at most 1.6 hands a second.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
 import shutil
 import sqlite3
@@ -33,8 +40,46 @@ T = TypeVar("T")
 RULES = Rules(ante=10)
 PLAYERS = (1, 2, 3, 4)
 STACK = 1_000_000
-TOKEN_CEILING = 2.1
-"""Hands a second one bot token can show: ~30 messages/s over ~14 messages a hand."""
+TOKEN_CEILING = 1.6
+"""Hands a second one bot token can show: ~30 messages/s over ~18 messages a hand (2-6
+players, reminders and My cards: `python -m bot.bench --limits real` at 60 tables)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mix:
+    """The bot's writes besides the hand's own, per action and per hand."""
+
+    shown_per_action: float = 0.0
+    """`Tables.set_shown`: after each edit of the table message."""
+    wait_per_action: float = 0.0
+    """`Tables.set_wait`: each new wait of the table's clock."""
+    ensure_per_hand: float = 0.0
+    """`Users.ensure`: a player refreshed when he presses or writes."""
+    cards_sent_per_hand: float = 0.0
+    """`Hands.set_cards_sent`: the private cards went out."""
+
+
+MIXES = {
+    # Counted at 60 tables by `python -m bot.bench --limits real` (180 hands, 1651
+    # actions): set_shown 2000, set_wait 2116, ensure 530, set_cards_sent 204.
+    "bot": Mix(shown_per_action=1.2, wait_per_action=1.3, ensure_per_hand=2.9,
+               cards_sent_per_hand=1.1),
+    "bare": Mix(),
+}
+
+
+@dataclass(slots=True)
+class Due:
+    """Fractional rates as whole calls: each `add` owes the rate, paid in whole calls."""
+
+    rate: float
+    owed: float = 0.0
+
+    def add(self) -> int:
+        self.owed += self.rate
+        whole = int(self.owed)
+        self.owed -= whole
+        return whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +99,12 @@ class Run:
     seconds: float
     steps: list[float] = field(default_factory=list)
     """The latency of every store call, in seconds."""
+    transactions: int = 0
+    """Committed, as the database counted them."""
+
+    @property
+    def per_hand(self) -> float:
+        return self.transactions / self.hands
 
     @property
     def rate(self) -> float:
@@ -104,17 +155,37 @@ async def _timed(run: Run, call: Awaitable[T]) -> T:
     return value
 
 
-async def _play_table(store: Store, table_id: int, scripts: Sequence[Script], run: Run) -> None:
+async def _play_table(store: Store, table_id: int, scripts: Sequence[Script], run: Run,
+                      mix: Mix) -> None:
+    shown, wait = Due(mix.shown_per_action), Due(mix.wait_per_action)
+    ensure, cards = Due(mix.ensure_per_hand), Due(mix.cards_sent_per_hand)
+
+    async def around(hand_id: int, step: int) -> None:
+        for _ in range(wait.add()):
+            await _timed(run, store.tables.set_wait(
+                table_id, f'{{"what": "turn", "hand": {hand_id}, "step": {step}}}'))
+        for _ in range(shown.add()):
+            await _timed(run, store.tables.set_shown(table_id, f"{hand_id}:{step}"))
+
     for s in scripts:
         hand_id = await _timed(run, store.hands.open(table_id, s.started))
-        for action, events in s.steps[:-1]:
+        for n in range(cards.add()):
+            await _timed(run, store.hands.set_cards_sent(hand_id, n + 1))
+        for n in range(ensure.add()):
+            player = PLAYERS[n % len(PLAYERS)]
+            await _timed(run, store.users.ensure(player, f"bench {player}"))
+        await around(hand_id, 0)
+        for step, (action, events) in enumerate(s.steps[:-1], start=1):
             await _timed(run, store.hands.record(hand_id, action, events))
+            await around(hand_id, step)
         last_action, last_events = s.steps[-1]
         await _timed(run, store.hands.settle(hand_id, s.final, action=last_action,
                                              events=last_events))
+        await around(hand_id, len(s.steps))
 
 
-async def bench_store(path: Path, scripts: Sequence[Script], tables: int) -> Run:
+async def bench_store(path: Path, scripts: Sequence[Script], tables: int,
+                      mix: Mix = MIXES["bot"]) -> Run:
     """Play ``scripts`` at ``tables`` tables at once, with the bot's durability settings."""
     store = await Store.open(path, synchronous="FULL", step_synchronous="NORMAL")
     try:
@@ -127,9 +198,11 @@ async def bench_store(path: Path, scripts: Sequence[Script], tables: int) -> Run
                 await store.tables.join(table.id, p, STACK)
             ids.append(table.id)
         run = Run(tables * len(scripts), 0.0)
+        before = sum(store.db.writes.values())
         started = time.perf_counter()
-        await asyncio.gather(*(_play_table(store, t, scripts, run) for t in ids))
+        await asyncio.gather(*(_play_table(store, t, scripts, run, mix) for t in ids))
         run.seconds = time.perf_counter() - started
+        run.transactions = sum(store.db.writes.values()) - before
         report = await store.audit()
         if not report.ok:
             raise SystemExit(f"bench database failed its audit: {report.violations[:3]}")
@@ -138,22 +211,29 @@ async def bench_store(path: Path, scripts: Sequence[Script], tables: int) -> Run
         await store.close()
 
 
-async def run(workdir: Path, hands: int, tables: int) -> None:
+async def run(workdir: Path, hands: int, tables: int, mix_name: str = "bot") -> None:
+    mix = MIXES[mix_name]
     scripts = make_scripts(hands)
     steps = sum(len(s.steps) for s in scripts) / len(scripts)
     print(f"SQLite {sqlite3.sqlite_version} over aiosqlite, WAL, settles FULL, steps NORMAL; "
-          f"scratch files in {workdir}")
+          f"scratch files in {workdir}; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{hands} scripted hands per table, 4 players, {steps:.1f} actions per hand: "
-          f"1 start + {steps - 1:.1f} steps + 1 settle, each one transaction")
+          f"1 start + {steps - 1:.1f} steps + 1 settle, each one transaction; mix {mix_name}: "
+          f"set_shown {mix.shown_per_action:g} and set_wait {mix.wait_per_action:g} per "
+          f"action, ensure {mix.ensure_per_hand:g} and set_cards_sent "
+          f"{mix.cards_sent_per_hand:g} per hand")
     last = None
     for count in sorted({1, tables}):
         label = "1 table" if count == 1 else f"{count} tables at once"
-        last = await bench_store(workdir / f"store-{count}.sqlite3", scripts, count)
+        last = await bench_store(workdir / f"store-{count}.sqlite3", scripts, count, mix)
         print(f"  {label:<18}: {last.rate:7.1f} settled hands/s, step p99 "
-              f"{last.p99_ms():5.1f} ms over {len(last.steps)} steps")
+              f"{last.p99_ms():5.1f} ms over {len(last.steps)} steps, "
+              f"{last.per_hand:.1f} transactions per hand")
     assert last is not None
     print(f"store: {last.rate:.0f} hands/s = {last.rate / TOKEN_CEILING:.0f}× one token's "
-          f"ceiling ({TOKEN_CEILING} hands/s), step p99 {last.p99_ms():.1f} ms")
+          f"ceiling ({TOKEN_CEILING} hands/s), step p99 {last.p99_ms():.1f} ms, "
+          f"{last.per_hand:.1f} transactions per hand")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -162,10 +242,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="where to put the scratch databases (default: here)")
     parser.add_argument("--hands", type=int, default=100, help="hands per table")
     parser.add_argument("--tables", type=int, default=8, help="tables playing at once")
+    parser.add_argument("--mix", choices=sorted(MIXES), default="bot",
+                        help="bot (default): the bot's writes besides the hand's, in the "
+                             "shares the real bench counted; bare: the hand's only")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix=".store-bench-", dir=args.dir))
     try:
-        asyncio.run(run(workdir, args.hands, args.tables))
+        asyncio.run(run(workdir, args.hands, args.tables, args.mix))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0

@@ -272,10 +272,13 @@ def choose(turn: Turn, rng: random.Random) -> str:
     return rng.choice(calm if len(calm) > 1 else labels)
 
 
-def table_group(world: World, number: int, seats: int) -> tuple[list[Player], ChatRecord]:
-    """The people of table `number` and their group (the first of them is its admin)."""
+def table_group(world: World, number: int, seats: int,
+                bot_admin: bool = False) -> tuple[list[Player], ChatRecord]:
+    """The people of table `number` and their group (the first of them is its admin; with
+    `bot_admin` the bot is one too, so it pins the table message)."""
     players = [world.user(f"T{number}P{i}") for i in range(1, seats + 1)]
-    return players, world.group(f"Table {number}", members=players, admins=players[:1])
+    return players, world.group(f"Table {number}", members=players, admins=players[:1],
+                                bot_admin=bot_admin)
 
 
 @dataclass(eq=False)
@@ -749,13 +752,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "1, the real clock, which is the reference)")
     parser.add_argument("--cap", type=float, default=300.0, metavar="SECONDS",
                         help="with --limits real: end a run after this long (default 300)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="with --limits real: run the bot in the bench's own process "
+                             "instead of as `python -m bot` in a process of its own")
+    parser.add_argument("--lift-global", action="store_true",
+                        help="with --limits real: lift Telegram's overall limit of 30 "
+                             "calls a second in the stand-in (to see answers at more tables "
+                             "than one token may carry)")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to put the scratch databases (default: a temp dir)")
     args = parser.parse_args(argv)
     if (args.hands is not None and args.hands < 1) or args.hands_big < 1:
         parser.error("--hands and --hands-big must be 1 or more")
-    if args.limits == "off" and (args.max_tables or args.time_scale != 1.0):
-        parser.error("--max-tables and --time-scale go with --limits real")
+    if args.limits == "off" and (args.max_tables or args.time_scale != 1.0
+                                 or args.in_process or args.lift_global):
+        parser.error("--max-tables, --time-scale, --in-process and --lift-global go with "
+                     "--limits real")
     if args.time_scale <= 0 or args.cap <= 0:
         parser.error("--time-scale and --cap must be positive")
     logging.getLogger().setLevel(logging.WARNING)  # counted by LogCounter, not printed
@@ -774,14 +786,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _real(args: argparse.Namespace, workdir: Path) -> int:
     from bot.bench import limits as bench_limits  # it builds on this module
 
+    plan = bench_limits.Plan(scale=args.time_scale, cap=args.cap,
+                             in_process=args.in_process, lift_global=args.lift_global)
     if args.max_tables:
         found = asyncio.run(bench_limits.search(
-            args.search_from, args.hands or 2, args.seed, workdir, args.time_scale, args.cap,
-            args.ceiling))
+            args.search_from, args.hands or 2, args.seed, workdir, plan, args.ceiling))
         print(f"real limits: one token carries {found} tables")
         return 0
     results = asyncio.run(bench_limits.run_counts(
-        args.tables or [10], args.hands or 3, args.seed, workdir, args.time_scale, args.cap))
+        args.tables or [10], args.hands or 3, args.seed, workdir, plan))
     return 0 if all(not r.misses() for r in results) else 1
 
 

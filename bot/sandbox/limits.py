@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -18,7 +18,7 @@ class FloodMode(StrEnum):
 
 
 # Methods that put or change a message in a chat; edits count against limits in practice.
-FLOOD_METHODS = frozenset(
+MESSAGE_METHODS = frozenset(
     {
         "sendmessage",
         "sendphoto",
@@ -36,6 +36,12 @@ FLOOD_METHODS = frozenset(
         "editmessagemedia",
     }
 )
+PIN_METHODS = frozenset({"pinchatmessage", "unpinchatmessage", "unpinallchatmessages"})
+"""Pins and unpins change a group for all to see and count against its limit too."""
+FLOOD_METHODS = MESSAGE_METHODS | PIN_METHODS
+
+WINDOW = 60.0
+"""Telegram's group limit counts calls over any sliding minute."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +82,42 @@ class FloodControl:
     _private: dict[int, _Bucket] = field(default_factory=dict)
     _groups: dict[int, deque[float]] = field(default_factory=dict)
     _global: deque[float] = field(default_factory=deque)
+    group_peak: dict[int, int] = field(default_factory=dict)
+    """Per group: the most calls the bot made into it in any 60 s window, answered 429 or
+    not (every mode, off included)."""
+    group_calls: Counter[int] = field(default_factory=Counter)
+    """Per group: every call the bot made into it that counts against its limit."""
+    _tried: dict[int, deque[float]] = field(default_factory=dict)
+
+    def refused_by_method(self) -> Counter[str]:
+        """How many calls of each method were over a limit (429s in enforce mode)."""
+        return Counter(v.method for v in self.violations)
+
+    def refused_by_rule(self) -> Counter[str]:
+        """How many calls broke each limit: "group", "global", "private"."""
+        return Counter(v.rule for v in self.violations)
+
+    def _tally(self, chat_id: int, now: float) -> None:
+        """Count one call into a group in its sliding minute and keep the busiest."""
+        tried = self._tried.setdefault(chat_id, deque())
+        while tried and tried[0] <= now - WINDOW:
+            tried.popleft()
+        tried.append(now)
+        self.group_calls[chat_id] += 1
+        if len(tried) > self.group_peak.get(chat_id, 0):
+            self.group_peak[chat_id] = len(tried)
 
     def check(self, method: str, chat_id: int, private: bool) -> FloodViolation | None:
         """Count one send; return the violation if it broke a limit.
 
-        In enforce mode a violating send is not counted, since Telegram rejected it.
+        In enforce mode a violating send is not counted, since Telegram rejected it; it
+        still counts in `group_peak`, which tells how hard the bot pressed on a group.
         """
+        now = self.clock()
+        if not private:
+            self._tally(chat_id, now)
         if self.mode is FloodMode.OFF:
             return None
-        now = self.clock()
         violation = self._judge(method, chat_id, private, now)
         if violation is not None:
             self.violations.append(violation)
@@ -107,10 +140,10 @@ class FloodControl:
                 return FloodViolation("private", chat_id, method, _seconds(wait), now)
             return None
         sent = self._groups.setdefault(chat_id, deque())
-        while sent and sent[0] <= now - 60.0:
+        while sent and sent[0] <= now - WINDOW:
             sent.popleft()
         if len(sent) >= self.rules.group_per_minute:
-            wait = sent[0] + 60.0 - now
+            wait = sent[0] + WINDOW - now
             return FloodViolation("group", chat_id, method, _seconds(wait), now)
         return None
 

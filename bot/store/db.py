@@ -19,6 +19,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -29,6 +30,8 @@ import aiosqlite
 from bot.store.errors import SchemaTooNew, StorageFailure
 from bot.store.migrations import MIGRATIONS, Migration, migrate, schema_version
 from bot.store.sql import Conn, Params, Unit, fetchall, read_only_uri, translate
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
@@ -115,6 +118,16 @@ def create_private(path: Path) -> None:
         os.fchmod(fd, FILE_MODE)  # O_CREAT's mode is cut by the umask, never widened
     finally:
         os.close(fd)
+def unit_name(work: object) -> str:
+    """Who wrote a unit: ``Tables.set_shown`` for a closure or lambda made in that method."""
+    name = str(getattr(work, "__qualname__", type(work).__qualname__))
+    return name.split(".<locals>", 1)[0]
+
+
+def describe_writes(writes: Counter[str]) -> str:
+    """The shutdown line: every committed transaction, by writer, the busiest first."""
+    top = ", ".join(f"{name} {n}" for name, n in writes.most_common())
+    return f"transactions committed: {sum(writes.values())} ({top or 'none'})"
 
 
 def _raise(err: BaseException) -> NoReturn:
@@ -147,6 +160,8 @@ class Database:
         self._level: str = synchronous
         self._lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self.writes: Counter[str] = Counter()
+        """Committed transactions by the method that wrote them; logged at close."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -210,6 +225,8 @@ class Database:
         async with self._lock, self._read_lock:
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
+            if writer is not None:
+                log.info("%s", describe_writes(self.writes))
             if reader is not None:
                 await reader.close()
             if writer is not None:
@@ -251,6 +268,7 @@ class Database:
                 await conn.execute("BEGIN IMMEDIATE")
                 value = await work(conn)
                 await _to_the_end(conn.execute("COMMIT"))
+                self.writes[unit_name(work)] += 1
             except BaseException as err:
                 # If even the rollback fails the connection is gone; the error says why.
                 with suppress(sqlite3.Error):

@@ -103,3 +103,38 @@ async def test_aio_rate_limiter_retries_through_an_injected_429(tg: Sandbox) -> 
     calls = [(c.status, c.description) for c in tg.transcript.of("sendMessage")]
     assert calls == [(429, "Too Many Requests: retry after 0.2"), (200, None)]
     assert [m.text for m in group.bot_messages()] == ["after a pause"]
+
+
+def test_the_busiest_minute_of_each_group_is_kept() -> None:
+    clock = FakeClock()
+    flood = FloodControl(clock=clock, mode=FloodMode.OFF)
+    for at in (0.0, 20.0, 40.0, 60.0, 100.0, 101.0):
+        clock.now = 1000.0 + at
+        flood.check("editmessagetext", -5, private=False)
+    # 20, 40 and 60 lie in one minute; 0 and 60 do not (the window is half-open, as
+    # Telegram's): three at most.
+    assert flood.group_peak == {-5: 3}
+    flood.check("sendmessage", 7, private=True)
+    assert 7 not in flood.group_peak  # a private chat has no group minute
+
+
+async def test_pins_and_unpins_count_against_the_group(tg: Sandbox) -> None:
+    tg.expect("flood")
+    tg.flood.mode = FloodMode.ENFORCE
+    tg.flood.clock = FakeClock()
+    group = tg.world.group("Friends", bot_admin=True)
+    async with tg.bot() as bot:
+        sent = await bot.send_message(group.id, "0")
+        for n in range(1, 9):
+            await bot.edit_message_text(str(n), group.id, sent.message_id)
+        for _ in range(5):
+            await bot.pin_chat_message(group.id, sent.message_id)
+            await bot.unpin_chat_message(group.id, sent.message_id)
+        assert tg.flood.group_peak == {group.id: 19}
+        await bot.pin_chat_message(group.id, sent.message_id)
+        with pytest.raises(RetryAfter):
+            await bot.unpin_chat_message(group.id, sent.message_id)
+    assert tg.flood.group_peak == {group.id: 21}  # the refused call was tried all the same
+    assert tg.flood.group_calls == {group.id: 21}
+    assert tg.flood.refused_by_method() == {"unpinchatmessage": 1}
+    assert tg.flood.refused_by_rule() == {"group": 1}

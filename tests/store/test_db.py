@@ -184,3 +184,27 @@ async def test_closed_database_refuses_work(db_path: Path) -> None:
         await db.fetchall("SELECT 1")
     with pytest.raises(StorageFailure, match="closed"):
         await db.read(lambda c: fetchone(c, "SELECT 1"))
+
+
+async def test_committed_transactions_are_counted_by_writer_and_logged_at_close(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.store.store import Store
+
+    store = await Store.open(db_path)
+    await store.users.ensure(1, "Ann", starting_chips=100)
+    table = await store.tables.open(-5, creator=1, rules="{}")
+    for shown in ("a", "b", "c"):
+        await store.tables.set_shown(table.id, shown)
+
+    async def boom(conn: Conn) -> None:
+        await _counter(conn)
+        raise RuntimeError("rolled back")
+
+    with pytest.raises(RuntimeError):
+        await store.db.write(boom)
+    assert store.db.writes == {"Users.ensure": 1, "Tables.open": 1, "Tables.set_shown": 3}
+    with caplog.at_level("INFO", logger="bot.store.db"):
+        await store.close()
+    assert ("transactions committed: 5 (Tables.set_shown 3, Users.ensure 1, Tables.open 1)"
+            in caplog.messages)
