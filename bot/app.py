@@ -306,6 +306,12 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         lock.release()
 
 
+async def _stop_sending(app: AnyApp) -> None:
+    outbox = app.bot_data.get("outbox")
+    if isinstance(outbox, TelegramOutbox):
+        await outbox.stop_sending()
+
+
 def _outbox_figures(app: AnyApp) -> dict[str, float]:
     services = app.bot_data.get("services")
     return services.outbox.figures() if isinstance(services, Services) else {}
@@ -397,6 +403,9 @@ async def _stop(app: AnyApp, servers: list[WebServer]) -> None:
     if app.updater is not None and app.updater.running:
         steps.append(app.updater.stop)
     if app.running:
+        # Sends still trying again give up first: the application waits for its tasks,
+        # and cards not yet out are sent again after the restart.
+        steps.append(lambda: _stop_sending(app))
         steps.append(app.stop)
     steps.append(lambda: stop_services(app))
     steps.append(app.shutdown)

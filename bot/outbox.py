@@ -186,6 +186,7 @@ class TelegramOutbox:
         self._answering: set[int] = set()
         """Groups whose queued replies are being sent."""
         self.replies_dropped = 0
+        self._stopping = False
         self.delivered: Counter[str] = Counter()
         """Messages by how they ended (`Delivery`), and tries that met a flood wait."""
 
@@ -377,6 +378,9 @@ class TelegramOutbox:
         `wanted`, or `SEND_TRIES` are used up. Each end is counted; losses are logged."""
         backoff = 1.0
         for attempt in range(1, SEND_TRIES + 1):
+            if self._stopping:
+                log.warning("%s to %s not sent: the bot is stopping", what, chat_id)
+                return self._ended(Delivery.LOST)
             if wanted is not None and not wanted():
                 log.info("%s to %s superseded before try %d", what, chat_id, attempt)
                 return self._ended(Delivery.SUPERSEDED)
@@ -408,7 +412,13 @@ class TelegramOutbox:
                 return self._ended(Delivery.REFUSED)
             else:
                 return self._ended(Delivery.SENT)
-            await asyncio.sleep(pause)
+            try:
+                await asyncio.sleep(pause)
+            except asyncio.CancelledError:
+                log.warning("%s to %s lost: the bot stopped before it could try again",
+                            what, chat_id)
+                self._ended(Delivery.LOST)
+                raise
         log.warning("%s to %s lost after %d tries", what, chat_id, SEND_TRIES)
         return self._ended(Delivery.LOST)
 
@@ -714,6 +724,17 @@ class TelegramOutbox:
                                 partial(self.app.bot.delete_message, player, message_id))
 
         self._background(remove())
+
+    async def stop_sending(self) -> None:
+        """Stopping: messages still waiting to try again give up now (each is counted and
+        logged), so nothing holds the shutdown."""
+        self._stopping = True
+        waiting = [task for task in self._sending if not task.done()]
+        for task in waiting:
+            task.cancel()
+        for task in waiting:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def stop(self) -> None:
         for writer in self._writers.values():
