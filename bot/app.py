@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
+from aiohttp import web
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
@@ -30,6 +31,8 @@ from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.languages import Languages
+from bot.miniapp.server import MiniApp
+from bot.miniapp.server import serve as serve_miniapp
 from bot.ops.backups import Backups
 from bot.ops.health import Health
 from bot.ops.startup import (
@@ -179,6 +182,11 @@ async def start_services(
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
+    if settings.public_url is not None:
+        miniapp = MiniApp(services, app.bot, public_url=settings.public_url,
+                          max_age=settings.miniapp_max_age)
+        outbox.app_link = miniapp.link
+        app.bot_data["miniapp"] = miniapp
     for line in await games.resume_all():
         log.info("restart: %s", line)
     try:
@@ -251,13 +259,16 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         )
         app = build_application(settings, builder)
         server: WebServer | None = None
+        pages: web.AppRunner | None = None
         try:
             server = await _start(app, settings)
+            if server is None:
+                pages = await _serve_miniapp(app, settings)
             log.info("running (%s)", "webhook" if server else "long polling")
             await stop.wait()
             log.info("stopping")
         finally:
-            await _stop(app, server)
+            await _stop(app, server, *(() if pages is None else (pages.cleanup,)))
             for request in requests:
                 await request.shutdown()
     finally:
@@ -297,8 +308,10 @@ async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) ->
     health = Health(settings.database, store=lambda: services.store,
                     open_tables=lambda: len(services.games.tables))
     secret = settings.webhook_secret_value()
+    miniapp = app.bot_data.get("miniapp")
     server = WebServer(app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
-                       listen=settings.webhook_listen, port=settings.webhook_port)
+                       listen=settings.webhook_listen, port=settings.webhook_port,
+                       routes=miniapp.add_routes if isinstance(miniapp, MiniApp) else None)
     try:
         await server.start()
     except OSError as err:
@@ -318,9 +331,25 @@ async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) ->
     return server
 
 
-async def _stop(app: AnyApp, server: WebServer | None) -> None:
+async def _serve_miniapp(app: AnyApp, settings: Settings) -> web.AppRunner | None:
+    """Long polling with a Mini App: its routes on a server of their own."""
+    miniapp = app.bot_data.get("miniapp")
+    if not isinstance(miniapp, MiniApp):
+        return None
+    try:
+        return await serve_miniapp(miniapp, settings.webhook_listen, settings.webhook_port)
+    except OSError as err:
+        raise StartupError(
+            f"Cannot start: cannot listen on {settings.webhook_listen}:{settings.webhook_port}"
+            f" for the Mini App ({err.strerror or err}); free the port or set "
+            "SVARA_WEBHOOK_PORT."
+        ) from None
+
+
+async def _stop(app: AnyApp, server: WebServer | None,
+                *first: Callable[[], Awaitable[object]]) -> None:
     """Undo whatever `_start` got to, in reverse; one failing step does not skip the rest."""
-    steps: list[Callable[[], Awaitable[object]]] = []
+    steps: list[Callable[[], Awaitable[object]]] = list(first)
     if server is not None:
         steps.append(server.stop)
     if app.updater is not None and app.updater.running:

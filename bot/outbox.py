@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
@@ -26,6 +26,7 @@ from bot.games import Live, Told
 from bot.i18n import Translations
 from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render import (
+    WEB_APP,
     PrivateHand,
     Screen,
     moved_text,
@@ -34,6 +35,7 @@ from bot.render import (
     render_table,
     results_text,
     table_link,
+    with_app_button,
 )
 from bot.store import TableStatus
 
@@ -59,10 +61,17 @@ class ChatInfo:
 def markup(screen: Screen) -> InlineKeyboardMarkup | None:
     if not screen.buttons:
         return None
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
-         for row in screen.buttons]
-    )
+    return InlineKeyboardMarkup([[_button(label, data) for label, data in row]
+                                 for row in screen.buttons])
+
+
+def _button(label: str, data: str) -> InlineKeyboardButton:
+    """A press, or the Mini App's link (`bot.render.with_app_button`)."""
+    if data.startswith("https://"):
+        return InlineKeyboardButton(label, url=data)
+    if data.startswith(WEB_APP):
+        return InlineKeyboardButton(label, web_app=WebAppInfo(data[len(WEB_APP):]))
+    return InlineKeyboardButton(label, callback_data=data)
 
 
 def digest(screen: Screen) -> str:
@@ -135,6 +144,8 @@ class TelegramOutbox:
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
+        self.app_link: Callable[[Live], str | None] | None = None
+        """The table's Mini App link, when the bot serves one (`bot.miniapp`)."""
 
     # ----------------------------------------------------------------- what the chat shows
 
@@ -159,7 +170,10 @@ class TelegramOutbox:
 
     def show(self, live: Live) -> None:
         """Make `live` as it is now the next screen of its table message."""
-        screen = render_table(live.view(self.now()), self.translations.get(live.language))
+        tr = self.translations.get(live.language)
+        screen = render_table(live.view(self.now()), tr)
+        if self.app_link is not None and live.status is not TableStatus.CLOSED:
+            screen = with_app_button(screen, tr, self.app_link(live))
         writer = self._writers.get(live.id)
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)

@@ -95,6 +95,16 @@ class Settings(BaseSettings):
         default=None, description="Secret Telegram sends back with every webhook call."
     )
 
+    public_url: str | None = Field(
+        default=None,
+        description="Public https address of the bot's web server; when set the table "
+                    "opens as a Telegram Mini App at <address>/app/.",
+    )
+    miniapp_max_age: float = Field(
+        default=3600, gt=0, le=7 * 24 * 3600,
+        description="Seconds a Mini App's initData stays good after Telegram signed it.",
+    )
+
     backup_dir: Path | None = Field(
         default=None, description="Folder for automatic backups; unset: no automatic backups."
     )
@@ -178,6 +188,17 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         return _http_url(value.strip(), "the webhook URL")
+
+    @field_validator("public_url", mode="after")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith("https://") or len(value) <= len("https://"):
+            raise ValueError("the public URL must be an https:// address (Telegram opens "
+                             "Mini Apps over https only)")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -12,6 +12,7 @@ import asyncio
 import hmac
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -43,6 +44,7 @@ class WebServer:
         path: str,
         listen: str,
         port: int,
+        routes: Callable[[web.Application], None] | None = None,
     ) -> None:
         if not secret:
             raise ValueError("a webhook needs a secret")
@@ -53,6 +55,8 @@ class WebServer:
         self.listen = listen
         self._port = port
         self._runner: web.AppRunner | None = None
+        self._routes = routes
+        """More routes on the same server (the Mini App, `bot.miniapp`)."""
 
     @property
     def port(self) -> int:
@@ -63,6 +67,8 @@ class WebServer:
         web_app = web.Application(client_max_size=MAX_BODY)
         web_app.router.add_post(self.path, self._update)
         web_app.router.add_get(HEALTH_PATH, self._healthz)
+        if self._routes is not None:
+            self._routes(web_app)
         runner = web.AppRunner(web_app, access_log=None, handle_signals=False,
                                shutdown_timeout=1.0)
         await runner.setup()
