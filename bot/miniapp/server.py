@@ -436,4 +436,11 @@ async def serve(miniapp: MiniApp, listen: str, port: int) -> web.AppRunner:
     return runner
 
 
+def port_of(runner: web.AppRunner) -> int:
+    """The port a runner listens on (the real one when 0 was asked for)."""
+    for address in runner.addresses:
+        return int(address[1])
+    raise RuntimeError("not listening")
+
+
 __all__ = ["MiniApp", "app_payload", "serve"]

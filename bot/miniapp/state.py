@@ -95,9 +95,10 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
                 seat["shown"] = [_card(c) for c in shown[s.player][0]]
                 seat["points"] = shown[s.player][1]
             seats.append(seat)
-            if s.player == viewer and s.in_round and s.cards:
-                me = {"seat": i, "cards": [_card(c) for c in s.cards],
-                      "points": score(s.cards, hand.rules.scoring),
+            if s.player == viewer:
+                dealt = s.cards if s.in_round else ()
+                me = {"seat": i, "cards": [_card(c) for c in dealt],
+                      "points": score(dealt, hand.rules.scoring) if dealt else None,
                       "turn": i == hand.to_act or i in hand.pending}
     else:
         for seat_view in view.seats:

@@ -1,0 +1,154 @@
+"""The Mini App plays a hand through the same path as the chat's buttons, and shows each
+player his own cards and nobody else's."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+
+from bot.miniapp.links import app_payload
+from engine import format_hand
+from tests.miniapp.app import Served, Viewer
+
+
+def payload_of(app: Served, table_id: int) -> str:
+    return app_payload(app.bed.services.link_secret, table_id)
+
+
+async def test_the_table_message_opens_the_mini_app_by_a_signed_direct_link(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    table = await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    button = table.button("Open the table")
+    assert button == {"text": "Open the table",
+                      "url": f"https://t.me/{bed.tg.world.bot.username}?startapp="
+                             f"{payload_of(app, live.id)}"}
+
+
+async def test_two_players_play_a_hand_in_the_mini_app_as_the_group_sees_it(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    payload = payload_of(app, live.id)
+    viewers = {p.id: await app.open(p, payload) for p in (ana, boris)}
+    assert viewers[ana.id].state["status"] == "lobby"
+    assert viewers[ana.id].labels() == ["Leave", "Start"]
+
+    answer = await viewers[ana.id].press(viewers[ana.id].button("Start"))
+    assert answer == {"ok": True}
+    hand = live.hand
+    assert hand is not None
+    cards: dict[int, str] = {}
+    for step in range(12):
+        for v in viewers.values():
+            await v.refresh()
+        if live.hand is None:
+            break
+        if not cards and hand.cards(0):
+            cards = {hand.seats[i].player: format_hand(hand.cards(i)) for i in range(2)}
+        acting = [v for v in viewers.values() if v.state["buttons"]]
+        assert len(acting) == 1, [v.state["buttons"] for v in viewers.values()]
+        v = acting[0]
+        me = v.state["me"]
+        shown = " ".join(c["text"] for c in me["cards"])
+        assert shown == cards.get(v.player.id, ""), (shown, v.state["phase"])
+        labels = v.labels()
+        choice = next(lb for lb in labels if lb in ("No blind", "Call 0")
+                      or lb.startswith(("Call", "Bet")))
+        assert (await v.press(v.button(choice)))["ok"], (step, labels)
+    else:
+        raise AssertionError("the hand did not end")
+    for v in viewers.values():
+        await v.refresh()
+    message = await bed.table_message(group)
+    text = message.text or ""
+    assert "hand 1 is over" in text
+    # What the page shows of the showdown is what the group reads.
+    results = viewers[ana.id].state["results"]
+    assert results and all(line in text for line in results)
+    for p in (ana, boris):
+        assert f"{p.name}: {cards[p.id]}" in text
+    # Before the hand was over, neither page ever got the other's cards.
+    for mine, other in ((ana, boris), (boris, ana)):
+        during = [s for s in viewers[mine.id].seen if json.loads(s)["phase"] not in
+                  (None, "over")]
+        assert during
+        for seen in during:
+            texts = [c["text"] for seat in json.loads(seen)["seats"]
+                     for c in seat.get("shown", [])]
+            me = json.loads(seen)["me"]
+            assert " ".join(c["text"] for c in me["cards"]) in ("", cards[mine.id])
+            assert cards[other.id] not in seen and not texts
+            for card in cards[other.id].split():
+                assert card not in {c["text"] for c in (me or {"cards": []})["cards"]}
+
+
+async def test_a_watcher_sees_the_public_table_and_no_buttons(app: Served) -> None:
+    bed = app.bed
+    ana, boris, vera = bed.players("Ana", "Boris", "Vera")
+    group = bed.group(ana, boris, vera)
+    await ana.send(group, "/settings blind off")  # the cards come at once
+    await bed.idle()
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    payload = payload_of(app, live.id)
+    ana_v = await app.open(ana, payload)
+    await ana_v.press(ana_v.button("Start"))
+    vera_v: Viewer = await app.open(vera, payload)
+    state = vera_v.state
+    assert state["status"] == "playing" and state["me"] is None and not state["seated"]
+    assert state["buttons"] == []
+    hand = live.hand
+    assert hand is not None
+    text = json.dumps(state, ensure_ascii=False)
+    for i in range(2):
+        assert hand.cards(i) and format_hand(hand.cards(i)) not in text
+    assert [s["name"] for s in state["seats"]] == ["Ana", "Boris"]
+    assert state["pot"] == hand.pot
+
+
+async def test_the_stream_sends_each_new_revision_and_the_whole_state_after_a_drop(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    ana_v = await app.open(ana, payload_of(app, live.id))
+    url = app.base + "/app/api/events"
+    async with app.http.get(url, params={"s": ana_v.session}) as stream:
+        first = await _event(stream)
+        assert first[1]["status"] == "lobby"
+        await ana_v.press(ana_v.button("Start"))
+        second = await _event(stream)
+        assert int(second[0]) > int(first[0]) and second[1]["status"] == "playing"
+    # Reconnecting with the last id seen: nothing is sent until the table moves again...
+    async with app.http.get(url, params={"s": ana_v.session},
+                            headers={"Last-Event-ID": second[0]}) as stream:
+        await boris.send(group, "/leave")
+        await bed.idle()
+        third = await _event(stream)
+        assert int(third[0]) > int(second[0])
+    # ...and with an old id, the whole current state at once.
+    async with app.http.get(url, params={"s": ana_v.session},
+                            headers={"Last-Event-ID": first[0]}) as stream:
+        again = await _event(stream)
+        assert again[0] == third[0]
+
+
+async def _event(stream: aiohttp.ClientResponse) -> tuple[str, dict[str, Any]]:
+    event_id = ""
+    async for line in stream.content:
+        if line.startswith(b"id: "):
+            event_id = line[4:].decode().strip()
+        elif line.startswith(b"data: "):
+            return event_id, json.loads(line[6:])
+    raise AssertionError("the stream ended")
