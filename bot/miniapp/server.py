@@ -58,7 +58,7 @@ from engine import Act, Action
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-FILES = {"app.js": "text/javascript", "app.css": "text/css", "cards.js": "text/javascript",
+FILES = {"app.js": "text/javascript", "app.css": "text/css",
          "telegram-web-app.js": "text/javascript"}
 """The page's own files (the stand-in of Telegram's script is served in the sandbox only)."""
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
