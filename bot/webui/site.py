@@ -35,7 +35,8 @@ PRESS_WAIT = 10.0
 def message_json(message: MessageRecord) -> dict[str, Any]:
     """A message as the page draws it: plain text and entities, never raw HTML."""
     buttons = [
-        [{"text": str(b.get("text", "")), "data": b.get("callback_data"), "url": b.get("url")}
+        [{"text": str(b.get("text", "")), "data": b.get("callback_data"),
+          "url": b.get("url") or (b.get("web_app") or {}).get("url")}
          for b in row]
         for row in (message.reply_markup or {}).get("inline_keyboard", [])
     ]
