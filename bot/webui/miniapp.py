@@ -74,6 +74,7 @@ def mount(site: Site, miniapp: MiniApp, token: str) -> None:
             raise web.HTTPBadRequest(text="no such seat")
         url = app_url(site, token, user, request.query.get("link", ""),
                       dark=request.query.get("theme") == "dark")
-        raise web.HTTPFound(url)
+        # Not HTTPFound: it would normalise the fragment and unquote the signed data in it.
+        return web.Response(status=302, headers={"Location": url})
 
     site.app.router.add_get("/open-app", open_app)
