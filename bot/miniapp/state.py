@@ -32,13 +32,8 @@ SVARA_BUTTONS = {Button.SVARA_JOIN, Button.SVARA_SKIP}
 
 WORDS = {
     "pot": N_("Pot"),
-    "dealer": N_("dealer"),
-    "your_turn": N_("Your turn"),
-    "your_cards": N_("Your cards"),
-    "points": N_("points"),
     "watching": N_("You are watching this table."),
     "offline": N_("Connection lost; reconnecting…"),
-    "closed": N_("The table is closed."),
 }
 """Words of the page itself, sent in the viewer's language."""
 
@@ -93,12 +88,13 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
             }
             if s.player in shown:
                 seat["shown"] = [_card(c) for c in shown[s.player][0]]
-                seat["points"] = shown[s.player][1]
+                seat["points"] = plain(tr.points(shown[s.player][1]))
             seats.append(seat)
             if s.player == viewer:
                 dealt = s.cards if s.in_round else ()
                 me = {"seat": i, "cards": [_card(c) for c in dealt],
-                      "points": score(dealt, hand.rules.scoring) if dealt else None,
+                      "points": plain(tr.points(score(dealt, hand.rules.scoring)))
+                      if dealt else None,
                       "turn": i == hand.to_act or i in hand.pending}
     else:
         for seat_view in view.seats:
@@ -108,7 +104,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
                     "status": tr.gettext("away") if seat_view.sitting_out else ""}
             if seat_view.player in shown:
                 seat["shown"] = [_card(c) for c in shown[seat_view.player][0]]
-                seat["points"] = shown[seat_view.player][1]
+                seat["points"] = plain(tr.points(shown[seat_view.player][1]))
             seats.append(seat)
     log = ""
     prompt = ""

@@ -41,7 +41,7 @@
     for (let i = 0; i < count; i++) {
       const k = (i - mine + count) % count;
       const angle = Math.PI / 2 + (2 * Math.PI * k) / count;
-      places.push([50 + 42 * Math.cos(angle), 50 + 40 * Math.sin(angle)]);
+      places.push([50 + 42 * Math.cos(angle), 42 + 40 * Math.sin(angle)]);
     }
     return places;
   }
@@ -51,7 +51,7 @@
     const w = s.words;
     $("title").textContent = s.title || "🃏 Svara";
     $("pot").textContent = s.pot ? `${w.pot}: ${s.pot}` : "";
-    $("prompt").textContent = s.prompt || (s.status === "closed" ? w.closed : "");
+    $("prompt").textContent = s.prompt;
     const seats = $("seats");
     seats.replaceChildren();
     const mine = Math.max(0, s.seats.findIndex((x) => x.me));
@@ -69,7 +69,7 @@
         const row = el("div", "cards");
         x.shown.forEach((c) => row.append(card(c)));
         node.append(row);
-        if (x.points !== undefined) node.append(el("div", "status", `${x.points} ${w.points}`));
+        if (x.points !== undefined) node.append(el("div", "status", x.points));
       } else if (x.status) {
         node.append(el("div", "status", x.status));
       }
@@ -79,7 +79,7 @@
     const mineBox = $("mine");
     mineBox.hidden = !(me && me.cards.length);
     $("my-cards").replaceChildren(...(me ? me.cards.map(card) : []));
-    $("my-points").textContent = me && me.points !== null ? `${me.points} ${w.points}` : "";
+    $("my-points").textContent = me && me.points ? me.points : "";
     const buttons = $("buttons");
     buttons.replaceChildren();
     s.buttons.forEach((row) => {
