@@ -72,7 +72,10 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
     me_at_table = next((i for i, s in enumerate(view.seats) if s.player == viewer), None)
     seats: list[dict[str, Any]] = []
     shown: dict[int, tuple[tuple[Card, ...], int]] = {}
-    outcome = view.outcome if hand is None else _svara_showdown(hand)
+    # Cards on the seats: the last showdown, and the tie while its svara may be joined
+    # (once the svara is dealt, the tie is only told in words below the table).
+    outcome = view.outcome if hand is None else \
+        _svara_showdown(hand) if hand.phase is Phase.SVARA_JOIN else None
     if outcome is not None:
         shown = {p: (cards, points) for p, cards, points in outcome.shown}
     me: dict[str, Any] | None = None
@@ -84,7 +87,11 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
                 "dealer": i == hand.dealer,
                 "acting": i == hand.to_act or i in hand.pending,
                 "in": s.in_round and not s.folded,
-                "status": plain(render._status(view, tr, hand, i)),
+                # Face down: dealt and still in (the cards themselves never leave here).
+                "backs": 3 if s.in_round and not s.folded and s.cards else 0,
+                # What the table message says of the seat, less the stack shown above it.
+                "status": " · ".join(plain(render._status(view, tr, hand, i))
+                                     .split(" · ")[1:]),
             }
             if s.player in shown:
                 seat["shown"] = [_card(c) for c in shown[s.player][0]]
@@ -100,7 +107,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
         for seat_view in view.seats:
             seat = {"name": render.short_name(seat_view.name), "stack": seat_view.stack,
                     "bet": 0, "me": seat_view.player == viewer, "dealer": False,
-                    "acting": False, "in": True,
+                    "acting": False, "in": True, "backs": 0,
                     "status": tr.gettext("away") if seat_view.sitting_out else ""}
             if seat_view.player in shown:
                 seat["shown"] = [_card(c) for c in shown[seat_view.player][0]]
@@ -111,7 +118,8 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
     results: list[str] = []
     if hand is not None:
         log = plain(render._last_actions(view, tr, hand))
-        prompt = plain(render._prompt(view, tr, hand))
+        # The page counts the deadline down itself: no time left frozen in the prompt.
+        prompt = plain(render._prompt(replace(view, wait_seconds=None), tr, hand))
         results = [plain(line) for line in render._earlier_showdown(view, tr, hand)]
     elif view.outcome is not None:
         results = [plain(line) for line in render._outcome_lines(view, tr, view.outcome)]
@@ -140,8 +148,6 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
 
 def _svara_showdown(hand: Any) -> render.Outcome | None:
     """During a svara: the showdown of the tie that opened it (shown in the group too)."""
-    if hand.phase is not Phase.SVARA_JOIN and hand.round_no <= 1:
-        return None
     shown_at = [i for i, e in enumerate(hand.events) if isinstance(e, Shown)]
     if not shown_at:
         return None

@@ -189,9 +189,10 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
         mine = _until(driver, lambda d: [c.get_attribute("aria-label") for c in
                                          d.find_elements(By.CSS_SELECTOR, "#my-cards .card")])
         assert mine == [str(c) for c in dealt[i]], (name, mine)
-        shown = [c.get_attribute("aria-label")
-                 for c in driver.find_elements(By.CSS_SELECTOR, "#seats .card")]
-        assert shown == []
+        # The others' cards lie face down: six backs, no face.
+        seats = driver.find_elements(By.CSS_SELECTOR, "#seats .card")
+        assert [c.get_attribute("class") for c in seats] == ["card back"] * 6
+        assert all(c.text == "" and c.get_attribute("aria-label") is None for c in seats)
     play("Boris", "Bet 10")
     play("Vera", "Call 10")
     play("Ana", "Fold")
@@ -201,14 +202,24 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
     prompt = _until(driver, lambda d: d.find_element(By.ID, "prompt").text)
     assert prompt.startswith("Tie between Boris, Vera: a svara for 50")
     tied = [c.get_attribute("aria-label") for c in
-            driver.find_elements(By.CSS_SELECTOR, "#seats .card")]
+            driver.find_elements(By.CSS_SELECTOR, "#seats .card:not(.back)")]
     assert sorted(tied) == sorted(str(c) for i in (1, 2) for c in dealt[i])
-    if os.environ.get("SVARA_MINIAPP_SCREENSHOT_AT") == "svara":
-        driver.save_screenshot(os.environ["SVARA_MINIAPP_SCREENSHOT"])
     play("Ana", "Join svara (25)")
     play("Boris", "No blind")
     play("Boris", "Bet 10")
     play("Vera", "Call 10")
+    # Ana's turn in the svara: her new cards, the tie that led to it, her buttons.
+    driver.switch_to.window(tabs["Ana"])
+    _until(driver, lambda d: any(b.text.startswith("Call 10") for b in
+                                 d.find_elements(By.CSS_SELECTOR, "#buttons button")))
+    assert [c.get_attribute("aria-label") for c in
+            driver.find_elements(By.CSS_SELECTOR, "#my-cards .card")] == \
+        [str(c) for c in cards_of(hand, 2, (0, 1, 2))[0]]
+    shot = tmp_path / "miniapp.png"
+    assert driver.save_screenshot(str(shot))
+    keep = os.environ.get("SVARA_MINIAPP_SCREENSHOT")
+    if keep:
+        shutil.copyfile(shot, keep)
     play("Ana", "Call 10")
 
     driver.switch_to.window(tabs["Ana"])
@@ -223,8 +234,3 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
     assert all(line in message.text.splitlines() or line.strip() in message.text
                for line in results)
     assert message.text.splitlines()[0] == driver.find_element(By.ID, "title").text
-    shot = tmp_path / "miniapp.png"
-    assert driver.save_screenshot(str(shot))
-    keep = os.environ.get("SVARA_MINIAPP_SCREENSHOT")
-    if keep and os.environ.get("SVARA_MINIAPP_SCREENSHOT_AT") != "svara":
-        shutil.copyfile(shot, keep)

@@ -70,8 +70,13 @@
         x.shown.forEach((c) => row.append(card(c)));
         node.append(row);
         if (x.points !== undefined) node.append(el("div", "status", x.points));
-      } else if (x.status) {
-        node.append(el("div", "status", x.status));
+      } else {
+        if (x.backs && !x.me) {
+          const row = el("div", "cards");
+          for (let k = 0; k < x.backs; k++) row.append(el("span", "card back"));
+          node.append(row);
+        }
+        if (x.status) node.append(el("div", "status", x.status));
       }
       seats.append(node);
     });
