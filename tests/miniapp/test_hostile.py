@@ -7,7 +7,6 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from bot.miniapp import server
 from bot.miniapp.initdata import sign, user_fields
 from bot.miniapp.links import app_payload
 from tests.miniapp.app import Served, Viewer
@@ -155,7 +154,7 @@ def _b36(n: int) -> str:
 async def test_oversized_and_malformed_requests_are_refused(app: Served) -> None:
     group, _, payload = await lobby(app, "Ana", "Boris")
     before = await what_changes(app, group)
-    big = json.dumps({"init": "a" * (server.MAX_BODY + 10), "table": payload}).encode()
+    big = json.dumps({"init": "a" * 9000, "table": payload}).encode()  # over 8 KiB
     status, _ = await app.post("/app/api/session", big)
     assert status == 413
     for body in (b"{", b"[]", b"\xff\xfe", b'"x"', b"{}", b'{"init": 1, "table": 2}'):
@@ -174,12 +173,13 @@ async def test_a_flood_of_presses_or_streams_from_one_user_is_cut_off(app: Serve
     group, (ana, boris), payload = await lobby(app, "Ana", "Boris")
     ana_v: Viewer = await app.open(ana, payload)
     before = await what_changes(app, group)
+    # Eight presses at once, then four a second: twenty at once are mostly refused.
     statuses = [(await app.post("/app/api/press", {"s": ana_v.session, "data": "v1:zz"}))[0]
-                for _ in range(server.PRESS_BURST + 5)]
-    assert statuses.count(429) >= 5 and statuses[0] == 200
+                for _ in range(20)]
+    assert statuses[0] == 200 and statuses.count(200) <= 12 and statuses[-1] == 429
     streams = []
     try:
-        for _ in range(server.STREAMS_PER_USER):
+        for _ in range(4):  # four streams a user (a few tabs, a reconnect)
             reply = await app.http.get(app.base + "/app/api/events",
                                        params={"s": ana_v.session})
             assert reply.status == 200

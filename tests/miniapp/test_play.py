@@ -86,9 +86,9 @@ async def test_two_players_play_a_hand_in_the_mini_app_as_the_group_sees_it(
                      for c in seat.get("shown", [])]
             me = json.loads(seen)["me"]
             assert " ".join(c["text"] for c in me["cards"]) in ("", cards[mine.id])
-            assert cards[other.id] not in seen and not texts
+            assert not texts
             for card in cards[other.id].split():
-                assert card not in {c["text"] for c in (me or {"cards": []})["cards"]}
+                assert card not in seen
 
 
 async def test_a_watcher_sees_the_public_table_and_no_buttons(app: Served) -> None:
@@ -110,7 +110,9 @@ async def test_a_watcher_sees_the_public_table_and_no_buttons(app: Served) -> No
     assert hand is not None
     text = json.dumps(state, ensure_ascii=False)
     for i in range(2):
-        assert hand.cards(i) and format_hand(hand.cards(i)) not in text
+        assert hand.cards(i)
+        for card in hand.cards(i):
+            assert str(card) not in text
     assert [s["name"] for s in state["seats"]] == ["Ana", "Boris"]
     assert state["pot"] == hand.pot
 
