@@ -23,7 +23,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import Application
 
 from bot.games import Live, Told
-from bot.i18n import Translations
+from bot.i18n import Translations, Translator
 from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render import (
     WEB_APP,
@@ -144,8 +144,9 @@ class TelegramOutbox:
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
-        self.app_link: Callable[[Live], str | None] | None = None
-        """The table's Mini App link, when the bot serves one (`bot.miniapp`)."""
+        self.app_link: Callable[[Live, bool], str | None] | None = None
+        """The table's Mini App, when the bot serves one (`bot.miniapp`): its link for the
+        table's own chat, or (True) the page for a ``web_app`` button in a private chat."""
 
     # ----------------------------------------------------------------- what the chat shows
 
@@ -173,7 +174,7 @@ class TelegramOutbox:
         tr = self.translations.get(live.language)
         screen = render_table(live.view(self.now()), tr)
         if self.app_link is not None and live.status is not TableStatus.CLOSED:
-            screen = with_app_button(screen, tr, self.app_link(live))
+            screen = with_app_button(screen, tr, self.app_link(live, live.chat_id > 0))
         writer = self._writers.get(live.id)
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)
@@ -335,7 +336,7 @@ class TelegramOutbox:
             chat = await self.chat_info(live.chat_id)
             await self.app.bot.send_message(
                 player, render_cards(tr, private, None if chat is None else chat.title),
-                parse_mode=ParseMode.HTML)
+                parse_mode=ParseMode.HTML, reply_markup=self._app_button(live, tr))
         except Forbidden:
             # Blocked or never started: "My cards" still shows his hand in the group.
             await self._no_private_chat(player)
@@ -476,8 +477,8 @@ class TelegramOutbox:
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
         link = None if chat is None else table_link(chat.type, live.chat_id, chat.username,
                                                     self.message_id(live.id))
-        keyboard = None if link is None else InlineKeyboardMarkup(
-            [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]])
+        keyboard = self._app_button(live, tr) or (None if link is None else InlineKeyboardMarkup(
+            [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]]))
         try:
             await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
                                             reply_markup=keyboard)
@@ -485,6 +486,11 @@ class TelegramOutbox:
             await self._no_private_chat(player)
         except TelegramError as err:
             log.info("table %s: reminder to %s not sent (%s)", live.id, player, err)
+
+    def _app_button(self, live: Live, tr: Translator) -> InlineKeyboardMarkup | None:
+        """In a private chat, the button that opens the table's Mini App (if served)."""
+        page = None if self.app_link is None else self.app_link(live, True)
+        return None if page is None else markup(with_app_button(Screen(""), tr, page))
 
     def stop(self) -> None:
         for writer in self._writers.values():

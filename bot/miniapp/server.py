@@ -160,10 +160,10 @@ class MiniApp:
     def payload(self, table_id: int) -> str:
         return app_payload(self.services.link_secret, table_id)
 
-    def link(self, live: Live) -> str | None:
+    def link(self, live: Live, private: bool) -> str | None:
         """The table's Mini App: a direct link in a group, the page itself in private."""
         payload = self.payload(live.id)
-        if live.chat_id > 0:
+        if private:
             return WEB_APP + page_url(self.public_url, payload)
         username = self.bot.username
         return None if not username else group_link(username, payload)

@@ -10,7 +10,7 @@ import aiohttp
 
 from bot.miniapp.links import app_payload
 from engine import format_hand
-from tests.miniapp.app import Served, Viewer
+from tests.miniapp.app import PUBLIC_URL, Served, Viewer
 
 
 def payload_of(app: Served, table_id: int) -> str:
@@ -154,3 +154,33 @@ async def _event(stream: aiohttp.ClientResponse) -> tuple[str, dict[str, Any]]:
         elif line.startswith(b"data: "):
             return event_id, json.loads(line[6:])
     raise AssertionError("the stream ended")
+
+
+async def test_private_chats_open_the_page_itself_with_a_web_app_button(app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await ana.send(group, "/settings blind off")  # the cards come at once
+    await bed.idle()
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    page = f"{PUBLIC_URL}/app/?t={payload_of(app, live.id)}"
+    await bed.press(ana, group, "Start")
+    # The cards come with the button that opens the table (web_app: private chats only).
+    for p in (ana, boris):
+        assert p.last_dm.button("Open the table") == {"text": "Open the table",
+                                                       "web_app": {"url": page}}
+    # A practice table's own message in private opens it the same way.
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    await ana.send(ana.dm, "/practice 1")
+    await bed.idle()
+    practice = bed.live(ana.dm)
+    message = await bed.table_message(ana.dm)
+    assert message.button("Open the table") == {
+        "text": "Open the table",
+        "web_app": {"url": f"{PUBLIC_URL}/app/?t={payload_of(app, practice.id)}"}}
+    # Opened from a web_app button there is no start_param: the page's ?t= names the table.
+    status, answer = await app.post("/app/api/session", {
+        "init": app.init(ana, None), "table": payload_of(app, practice.id)})
+    assert status == 200 and answer["state"]["seated"]
