@@ -749,6 +749,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "1, the real clock, which is the reference)")
     parser.add_argument("--cap", type=float, default=300.0, metavar="SECONDS",
                         help="with --limits real: end a run after this long (default 300)")
+    parser.add_argument("--miniapp", type=int, default=0, metavar="V",
+                        help="with --limits real: V Mini App viewers a table "
+                             "(bot.bench.miniapp)")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to put the scratch databases (default: a temp dir)")
     args = parser.parse_args(argv)
@@ -774,6 +777,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _real(args: argparse.Namespace, workdir: Path) -> int:
     from bot.bench import limits as bench_limits  # it builds on this module
 
+    if args.miniapp:
+        from bot.bench import miniapp as bench_miniapp
+        return bench_miniapp.main(args.tables or [10], args.miniapp, args.hands or 3,
+                                  args.seed, workdir, args.time_scale, args.cap)
     if args.max_tables:
         found = asyncio.run(bench_limits.search(
             args.search_from, args.hands or 2, args.seed, workdir, args.time_scale, args.cap,

@@ -130,6 +130,9 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
         "title": plain(screen.text.split("\n", 1)[0]),
         "text": plain(screen.text),
         "hand_no": view.hand_no,
+        "hand_id": view.hand_id,
+        # The turn shown (None: between hands): the same count the buttons' presses carry.
+        "seq": None if hand is None else len(hand.actions),
         "pot": 0 if hand is None else hand.pot,
         "phase": None if hand is None else hand.phase.value,
         "deadline": view.deadline,
