@@ -71,6 +71,8 @@ STREAMS_TOTAL = 5000
 PRESS_BURST, PRESS_RATE = 8, 4.0
 """A user may press 8 times at once, then 4 times a second."""
 KEEPALIVE = 15.0
+KEEP_CLOSED = 600.0
+"""Seconds a closed table's last state stays available."""
 
 _TURN = {Button.FOLD: Act.FOLD, Button.CALL: Act.CALL, Button.RAISE: Act.RAISE,
          Button.ALL_IN: Act.ALL_IN, Button.BLIND: Act.BLIND, Button.NO_BLIND: Act.NO_BLIND}
@@ -116,6 +118,14 @@ class Hub:
                 event.set()
         else:
             self.snaps.pop(live.id, None)
+        if live.status is TableStatus.CLOSED:
+            # A closed table is shown a while longer to pages that open late, then forgotten.
+            asyncio.get_running_loop().call_later(KEEP_CLOSED, self._forget, live.id, rev)
+
+    def _forget(self, table_id: int, rev: int) -> None:
+        if self.revs.get(table_id) == rev and not self.waiting.get(table_id):
+            self.revs.pop(table_id, None)
+            self.snaps.pop(table_id, None)
 
     async def current(self, live: Live | None, table_id: int) -> Snapshot | None:
         """The table as it is now (None: no such table in this run)."""

@@ -184,3 +184,30 @@ async def test_private_chats_open_the_page_itself_with_a_web_app_button(app: Ser
     status, answer = await app.post("/app/api/session", {
         "init": app.init(ana, None), "table": payload_of(app, practice.id)})
     assert status == 200 and answer["state"]["seated"]
+
+
+async def test_joining_from_the_page_asks_what_the_join_button_asks(app: Served) -> None:
+    bed = app.bed
+    ana, boris, vera = bed.players("Ana", "Boris", "Vera")
+    group = bed.group(ana, boris)  # Vera is not in the group
+    await bed.open_table(group, ana)
+    live = bed.live(group)
+    payload = payload_of(app, live.id)
+    boris_v = await app.open(boris, payload)
+    assert boris_v.labels() == ["Join"]
+    # He never opened the bot: his cards could not reach him.
+    answer = await boris_v.press(boris_v.button("Join"))
+    assert answer == {"ok": False, "error": "Open a private chat with me first, so I can "
+                                            "send you your cards."}
+    await boris.start_bot()
+    await bed.idle()
+    assert (await boris_v.press(boris_v.button("Join")))["ok"]
+    assert [s.player for s in live.table.seats] == [ana.id, boris.id]
+    # Someone outside the group who got hold of the link only watches.
+    await vera.start_bot()
+    vera_v = await app.open(vera, payload)
+    answer = await vera_v.press(vera_v.button("Join"))
+    assert answer == {"ok": False, "error": "Only members of that group can sit at its table."}
+    assert [s.player for s in live.table.seats] == [ana.id, boris.id]
+    message = await bed.table_message(group)
+    assert "Boris" in (message.text or "") and "Vera" not in (message.text or "")
