@@ -260,6 +260,8 @@ class MiniApp:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         session = self._from_token(request.query.get("s"))
+        if await self.hub.current(self.games.tables.get(session.table), session.table) is None:
+            raise _refused(404, "no such table")  # forgotten since: the page stops asking
         if self._streams.get(session.user, 0) >= STREAMS_PER_USER:
             raise _refused(429, "too many streams")
         if self._total >= STREAMS_TOTAL:

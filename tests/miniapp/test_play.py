@@ -211,3 +211,30 @@ async def test_joining_from_the_page_asks_what_the_join_button_asks(app: Served)
     assert [s.player for s in live.table.seats] == [ana.id, boris.id]
     message = await bed.table_message(group)
     assert "Boris" in (message.text or "") and "Vera" not in (message.text or "")
+
+
+async def test_a_closed_table_is_shown_closed_then_forgotten(app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    payload = payload_of(app, live.id)
+    ana_v = await app.open(ana, payload)
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    # The stream sends the closed table and ends.
+    async with app.http.get(app.base + "/app/api/events", params={"s": ana_v.session}) as s:
+        event_id, state = await _event(s)
+        assert state["status"] == "closed" and state["buttons"] == []
+        assert (await s.content.read()).strip() == b""
+    # A page opened late still sees it closed...
+    assert (await app.open(boris, payload)).state["status"] == "closed"
+    # ...until the closed table is forgotten; then nothing is kept open for it.
+    hub = app.miniapp.hub
+    hub._forget(live.id, int(event_id))
+    async with app.http.get(app.base + "/app/api/events", params={"s": ana_v.session}) as s:
+        assert s.status == 404
+    status, _ = await app.post("/app/api/session", {"init": app.init(ana, payload),
+                                                    "table": payload})
+    assert status == 404
