@@ -146,6 +146,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
         "note": tr.gettext(view.note) if view.note else "",
         "buttons": _buttons(snap, screen.buttons, viewer, me_at_table),
         "words": {k: tr.gettext(v) for k, v in WORDS.items()},
+        "language": tr.language,
     }
 
 

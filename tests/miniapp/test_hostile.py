@@ -105,6 +105,7 @@ async def test_presses_out_of_turn_for_another_seat_or_table_change_nothing(
     bed = app.bed
     group, (ana, boris, vera), payload = await lobby(app, "Ana", "Boris", "Vera")
     ana_v = await app.open(ana, payload, language="bg")
+    assert ana_v.state["language"] == "bg" and ana_v.state["words"]["pot"] == "Банка"
     boris_v = await app.open(boris, payload)
     vera_v = await app.open(vera, payload)
     await ana_v.press(ana_v.button("Старт"))  # her page speaks her Telegram's Bulgarian

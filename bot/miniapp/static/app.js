@@ -49,6 +49,7 @@
   function render() {
     const s = state;
     const w = s.words;
+    document.documentElement.lang = s.language;
     $("title").textContent = s.title || "🃏 Svara";
     $("pot").textContent = s.pot ? `${w.pot}: ${s.pot}` : "";
     $("prompt").textContent = s.prompt;
