@@ -69,8 +69,22 @@ async def test_forged_expired_and_other_bot_init_data_open_nothing(app: Served) 
         assert "session" not in answer, why
     assert await what_changes(app, group) == before
     # The same data, untouched, opens the table.
-    status, _ = await session(app, good, payload)
+    status, opened = await session(app, good, payload)
     assert status == 200
+    # Replayed once it is older than the operator's bound, it opens nothing; the session
+    # it gave ends after its hours too.
+    miniapp = app.miniapp
+    real = miniapp.clock
+    try:
+        miniapp.clock = lambda: real() + miniapp.max_age + 5
+        status, _ = await session(app, good, payload)
+        assert status == 401
+        miniapp.clock = lambda: real() + 13 * 3600
+        status, _ = await app.post("/app/api/press", {"s": opened["session"], "data": "v1:zz"})
+        assert status == 401
+    finally:
+        miniapp.clock = real
+    assert await what_changes(app, group) == before
 
 
 def _login_widget(app: Served, player: Any, payload: str) -> str:

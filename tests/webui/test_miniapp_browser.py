@@ -97,13 +97,19 @@ def browser() -> Iterator[Any]:
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=390,860", "--disable-gpu", "--force-device-scale-factor=1"):
+                 "--window-size=360,800", "--disable-gpu", "--force-device-scale-factor=1"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
     try:
         yield driver
     finally:
         driver.quit()
+
+
+def _phone(driver: Any) -> None:
+    """This tab as a phone 360 pixels wide (a desktop window cannot be made that narrow)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True})
 
 
 def _until(driver: Any, check: Any) -> Any:
@@ -171,6 +177,7 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
     for p in (ana, boris, vera):
         if tabs:
             driver.switch_to.new_window("tab")
+        _phone(driver)
         driver.get(running.url + "open-app?" + urlencode({"user": p.id, "link": link}))
         _until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-rev"))
         tabs[p.name] = driver.current_window_handle
@@ -234,3 +241,18 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
     assert all(line in message.text.splitlines() or line.strip() in message.text
                for line in results)
     assert message.text.splitlines()[0] == driver.find_element(By.ID, "title").text
+
+    # Telegram's theme colours reach the page: Vera's Telegram is dark.
+    def background(d: Any) -> str:
+        return str(d.execute_script(
+            "return getComputedStyle(document.body).backgroundColor"))
+
+    assert background(driver) == "rgb(255, 255, 255)"
+    driver.switch_to.new_window("tab")
+    _phone(driver)
+    driver.get(running.url + "open-app?" + urlencode({"user": vera.id, "link": link,
+                                                      "theme": "dark"}))
+    _until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-rev"))
+    assert background(driver) == "rgb(23, 33, 43)"
+    # Everything fits 360 pixels: nothing scrolls sideways.
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
