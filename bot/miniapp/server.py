@@ -37,7 +37,7 @@ from telegram.error import TelegramError
 
 from bot import errors
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Games, Live, Player
+from bot.games import Games, Live, Outbox, Player
 from bot.handling import Services, logged_refusal
 from bot.i18n import Translator, normalize_language
 from bot.miniapp.initdata import BadInitData, WebAppUser, check
@@ -51,7 +51,7 @@ from bot.miniapp.state import (
     view_for,
 )
 from bot.names import display_name
-from bot.render import WEB_APP
+from bot.render import WEB_APP, PrivateHand
 from bot.store import TableStatus
 from engine import Act, Action
 
@@ -141,6 +141,29 @@ class Hub:
         return snap
 
 
+class _Showing:
+    """The table's outbox, also telling the Mini App each time a table is shown (under the
+    table's lock, as `Games` shows it: every move, and a /endgame or a language change too)."""
+
+    def __init__(self, outbox: Outbox, shown: Callable[[Live], None]) -> None:
+        self.outbox = outbox
+        self.shown = shown
+
+    def show(self, live: Live) -> None:
+        self.outbox.show(live)
+        self.shown(live)
+
+    def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
+                   hand_id: int, rounds: int) -> None:
+        self.outbox.send_cards(live, hands, hand_id=hand_id, rounds=rounds)
+
+    def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
+        self.outbox.remind(live, player, language, left)
+
+    def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
+        self.outbox.resume(live, message_id=message_id, shown=shown)
+
+
 class MiniApp:
     """The Mini App of one bot: links to it, and its routes on an aiohttp application."""
 
@@ -159,7 +182,8 @@ class MiniApp:
         self._streams: dict[int, int] = {}
         self._total = 0
         self._buckets: dict[int, _Bucket] = {}
-        services.games.watchers.append(self.hub.shown)
+        games = services.games
+        games.outbox = _Showing(games.outbox, self.hub.shown)
 
     @property
     def games(self) -> Games:

@@ -238,3 +238,21 @@ async def test_a_closed_table_is_shown_closed_then_forgotten(app: Served) -> Non
     status, _ = await app.post("/app/api/session", {"init": app.init(ana, payload),
                                                     "table": payload})
     assert status == 404
+
+
+async def test_an_endgame_during_the_hand_reaches_the_page_at_once(app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    ana_v = await app.open(ana, payload_of(app, live.id))
+    await ana_v.press(ana_v.button("Start"))
+    before = await ana_v.refresh()
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    after = await ana_v.refresh()
+    assert after["rev"] > before["rev"]
+    line = "🔚 Closing after this hand: then every stack goes back."
+    assert line not in before["text"] and line in after["text"]
+    assert line in ((await bed.table_message(group)).text or "")
