@@ -222,6 +222,9 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
     assert [c.get_attribute("aria-label") for c in
             driver.find_elements(By.CSS_SELECTOR, "#my-cards .card")] == \
         [str(c) for c in cards_of(hand, 2, (0, 1, 2))[0]]
+    # Her phone buzzed when the turn came to her (the stand-in keeps what it was asked).
+    felt = driver.execute_script("return window.Telegram.WebApp.felt")
+    assert "notification:warning" in felt
     shot = tmp_path / "miniapp.png"
     assert driver.save_screenshot(str(shot))
     keep = os.environ.get("SVARA_MINIAPP_SCREENSHOT")
