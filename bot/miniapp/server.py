@@ -182,6 +182,7 @@ class MiniApp:
         self._streams: dict[int, int] = {}
         self._total = 0
         self._buckets: dict[int, _Bucket] = {}
+        self._opened: dict[int, _Bucket] = {}
         games = services.games
         games.outbox = _Showing(games.outbox, self.hub.shown)
 
@@ -264,6 +265,8 @@ class MiniApp:
                                      max_age=self.max_age)
         except BadInitData as err:
             raise _refused(401, f"initData refused: {err.reason}") from None
+        if not self._allow(user.id, self._opened):
+            raise _refused(429, "too many sessions")
         if user.start_param is not None and user.start_param != payload:
             raise _refused(403, "the link names another table")
         table_id = app_table(self.services.link_secret, payload)
@@ -333,13 +336,15 @@ class MiniApp:
 
     # ----------------------------------------------------------------- presses
 
-    def _allow(self, user: int) -> bool:
+    def _allow(self, user: int, buckets: dict[int, _Bucket]) -> bool:
+        """A user's press (or session) within his bucket: `PRESS_BURST` at once, then
+        `PRESS_RATE` a second."""
         now = self.clock()
-        bucket = self._buckets.get(user)
+        bucket = buckets.get(user)
         if bucket is None:
-            if len(self._buckets) > 10_000:
-                self._buckets.clear()
-            bucket = self._buckets[user] = _Bucket(PRESS_BURST, now)
+            if len(buckets) > 10_000:
+                buckets.clear()
+            bucket = buckets[user] = _Bucket(PRESS_BURST, now)
         bucket.tokens = min(PRESS_BURST, bucket.tokens + (now - bucket.at) * PRESS_RATE)
         bucket.at = now
         if bucket.tokens < 1:
@@ -350,7 +355,7 @@ class MiniApp:
     async def _press(self, request: web.Request) -> web.StreamResponse:
         body = await _json_body(request)
         session = self._from_token(body.get("s"))
-        if not self._allow(session.user):
+        if not self._allow(session.user, self._buckets):
             raise _refused(429, "too many presses")
         tr = self._tr(session.user, session.language)
         who = Player(session.user, session.name, session.language)

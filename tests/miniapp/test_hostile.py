@@ -192,6 +192,11 @@ async def test_a_flood_of_presses_or_streams_from_one_user_is_cut_off(app: Serve
     statuses = [(await app.post("/app/api/press", {"s": ana_v.session, "data": "v1:zz"}))[0]
                 for _ in range(20)]
     assert statuses[0] == 200 and statuses.count(200) <= 12 and statuses[-1] == 429
+    # Opening the page again and again is cut off the same way.
+    opened = [(await app.post("/app/api/session", {"init": app.init(ana, payload),
+                                                   "table": payload}))[0]
+              for _ in range(20)]
+    assert opened[0] == 200 and opened.count(200) <= 12 and opened[-1] == 429
     streams = []
     try:
         for _ in range(4):  # four streams a user (a few tabs, a reconnect)
