@@ -10,6 +10,7 @@ import aiohttp
 
 from bot.miniapp.links import app_payload
 from engine import format_hand
+from tests.e2e.test_tell import configure, nudge_job, reminders, to_act
 from tests.miniapp.app import PUBLIC_URL, Served, Viewer
 
 
@@ -256,3 +257,19 @@ async def test_an_endgame_during_the_hand_reaches_the_page_at_once(app: Served) 
     line = "🔚 Closing after this hand: then every stack goes back."
     assert line not in before["text"] and line in after["text"]
     assert line in ((await bed.table_message(group)).text or "")
+
+
+async def test_the_turn_reminder_opens_the_mini_app(app: Served) -> None:
+    bed = app.bed
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.supergroup("Svara night", members=players, admins=(ana,))
+    await configure(bed, group, nudge_after=10.0)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    first = to_act(bed, group, players)
+    await nudge_job(bed, group).run(bed.app)  # the delay ran out
+    await bed.idle()
+    [nudge] = reminders(first)
+    page = f"{PUBLIC_URL}/app/?t={payload_of(app, bed.live(group).id)}"
+    assert nudge.button("Open the table") == {"text": "Open the table",
+                                              "web_app": {"url": page}}
