@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import os
 import sys
@@ -21,10 +22,11 @@ from bot.settings import Settings, describe_errors, env_name
 
 log = logging.getLogger("bot")
 
-STORE_COMMANDS = frozenset({"audit", "backup", "grant"})
+STORE_COMMANDS = frozenset({"audit", "backup", "grant", "users"})
 OPS_COMMANDS = frozenset({"restore", "status"})
-EXIT_CONFIG = 2
 EXIT_STARTUP = 1
+"""Every start that cannot succeed, bad settings and a missing token included."""
+EXIT_CONFIG = EXIT_STARTUP
 DEFAULT_ENV_FILE = Path(".env")
 HANDLER_NAME = "svara-bot"
 
@@ -36,13 +38,15 @@ commands:
   backup PATH [--db PATH]    copy the database safely while the bot runs
   grant USER_ID AMOUNT --reason TEXT [--db PATH]
                              give a player chips (an operator_grant ledger row)
+  users [NAME] [--db PATH]   players whose name contains NAME, with their user ids
   restore BACKUP [--db PATH] put a backup in place of the database (bot stopped)
   status [--db PATH]         version, running or not, open tables, database ok
   sandbox [--port P] [--players N] [--db PATH]
                              play in a browser against a local stand-in for Telegram
 
 Settings come from SVARA_* environment variables or a .env file in the current
-folder; .env.example lists them all.
+folder; .env.example lists them all. The operator commands read the same settings
+(SVARA_DATABASE included) unless given --db, and say which database they act on.
 """
 
 TOKEN_HELP = """\
@@ -194,10 +198,45 @@ class TokenFilter(logging.Filter):
         return True
 
 
+FIELDS = ("chat", "table", "hand")
+"""Record fields game events carry (`bot.ops.events`), shown by the JSON format."""
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, and chat, table and hand when
+    the record has them."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for name in FIELDS:
+            value = getattr(record, name, None)
+            if value is not None:
+                line[name] = value
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exception"] = record.exc_text
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+QUIET_BELOW_WARNING = ("httpx", "apscheduler")
+"""Loggers whose INFO lines are routine churn: one per Bot API request (httpx), one per
+timer added or removed (APScheduler runs every table's timers)."""
+
+
 def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:
     """Log to stderr at the configured level, with the token masked everywhere."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     if settings.bot_token is not None:
         handler.addFilter(TokenFilter(settings.bot_token.get_secret_value()))
     handler.name = HANDLER_NAME
@@ -207,8 +246,8 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> loggi
     root.addHandler(handler)
     root.setLevel(settings.log_level)
     if settings.log_level != "DEBUG":
-        # One INFO line per Bot API request drowns everything else.
-        logging.getLogger("httpx").setLevel(logging.WARNING)
+        for name in QUIET_BELOW_WARNING:
+            logging.getLogger(name).setLevel(logging.WARNING)
     return handler
 
 

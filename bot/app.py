@@ -20,7 +20,6 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import web
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
@@ -31,16 +30,21 @@ from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.languages import Languages
+from bot.metrics import Metrics, newest_backup_in
 from bot.miniapp.server import MiniApp
-from bot.miniapp.server import serve as serve_miniapp
 from bot.ops.backups import Backups
+from bot.ops.events import Events
 from bot.ops.health import Health
 from bot.ops.startup import (
     StartupError,
+    backup_before_migrating,
     check_database,
+    check_port,
     explain_telegram_error,
     lock_database,
+    port_problem,
 )
+from bot.ops.watch import Watch, check_token_is_free
 from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
@@ -48,9 +52,9 @@ from bot.practice import Practice
 from bot.routes import register
 from bot.settings import Settings
 from bot.store import Store, StoreError
+from bot.store.db import hide_statements
 from bot.table_settings import TableSettings
 from bot.texts import COMMANDS
-from engine import new_seed
 
 log = logging.getLogger(__name__)
 
@@ -132,11 +136,12 @@ def build_application(
     settings: Settings,
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
     *,
-    seed_source: Callable[[], bytes] = new_seed,
+    seed_source: Callable[[], bytes] | None = None,
 ) -> AnyApp:
     """The application with every handler; `start_services` runs in its post_init.
 
-    `seed_source` gives each hand its secret seed (tests inject known ones).
+    `seed_source`, for tests only, deals every hand from a known seed instead of the
+    table's derivation (docs/FAIRNESS.md).
     """
     if builder is None:
         builder = (
@@ -148,6 +153,7 @@ def build_application(
             .get_updates_request(AiohttpRequest(pool_size=1))
         )
     hide_private_texts()  # before the first call: DEBUG logs must not show anyone's cards
+    hide_statements()  # nor a hand's seed or a table's secret, from the database's log
     if settings.rate_limit:
         builder = builder.rate_limiter(rate_limiter())
     app = (
@@ -163,7 +169,7 @@ def build_application(
 
 
 async def start_services(
-    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] = new_seed
+    app: AnyApp, settings: Settings, seed_source: Callable[[], bytes] | None = None
 ) -> Services:
     """Open the store, bring back every table, and register the command list."""
     # Wallet movements and settled hands are forced to disk (FULL); in-hand steps survive a
@@ -178,7 +184,7 @@ async def start_services(
     outbox.told = games
     app.bot_data["alarms"] = alarms
     services = Services(store, games, translations, outbox, link_secret(settings),
-                        Languages(store, translations))
+                        Languages(store, translations), verify_url=settings.verify_url)
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
@@ -204,7 +210,8 @@ async def start_services(
     return services
 
 
-async def _started(app: AnyApp, settings: Settings, seed_source: Callable[[], bytes]) -> None:
+async def _started(app: AnyApp, settings: Settings,
+                   seed_source: Callable[[], bytes] | None) -> None:
     await start_services(app, settings, seed_source)
 
 
@@ -217,6 +224,7 @@ async def stop_services(app: AnyApp) -> None:
         outbox.stop()
     services = app.bot_data.pop("services", None)
     if isinstance(services, Services):
+        await services.games.keep_shown()
         await services.store.close()
 
 
@@ -245,10 +253,21 @@ async def serve(
 
 
 async def _serve(settings: Settings, stop: asyncio.Event) -> None:
+    if settings.webhook_url or settings.public_url:
+        check_port(settings.webhook_listen, settings.webhook_port)
+    if settings.health_port is not None:
+        check_port(settings.health_listen, settings.health_port, "SVARA_HEALTH_PORT")
     lock = lock_database(settings.database)
     try:
-        check_database(settings.database)
-        requests = (AiohttpRequest(), AiohttpRequest(pool_size=1))
+        version = check_database(settings.database)
+        kept = await asyncio.to_thread(backup_before_migrating, settings.database, version,
+                                       settings.backup_dir)
+        if kept is not None:
+            log.info("schema %d will be upgraded; the database as it was is kept at %s",
+                     version, kept)
+        metrics = Metrics(newest_backup=newest_backup_in(settings.backup_dir))
+        requests = (AiohttpRequest(observer=metrics),
+                    AiohttpRequest(pool_size=1, observer=metrics))
         builder = (
             ApplicationBuilder()
             .token(settings.token())
@@ -258,26 +277,40 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
             .get_updates_request(requests[1])
         )
         app = build_application(settings, builder)
-        server: WebServer | None = None
-        pages: web.AppRunner | None = None
+        metrics.open_tables = lambda: _open_tables(app)
+        watch = Watch(app, stop, webhook_url=settings.webhook_url)
+        servers: list[WebServer] = []
         try:
-            server = await _start(app, settings)
-            if server is None:
-                pages = await _serve_miniapp(app, settings)
-            log.info("running (%s)", "webhook" if server else "long polling")
+            await _start(app, settings, metrics, watch, servers)
+            log.info("running (%s)", "webhook" if settings.webhook_url else "long polling")
             await stop.wait()
             log.info("stopping")
         finally:
-            await _stop(app, server, *(() if pages is None else (pages.cleanup,)))
+            await watch.close()
+            await _stop(app, servers)
             for request in requests:
                 await request.shutdown()
+        if watch.reason is not None:
+            raise StartupError(watch.reason)
     finally:
         lock.release()
 
 
-async def _start(app: AnyApp, settings: Settings) -> WebServer | None:
+def _open_tables(app: AnyApp) -> int:
+    services = app.bot_data.get("services")
+    return len(services.games.tables) if isinstance(services, Services) else 0
+
+
+async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch,
+                 servers: list[WebServer]) -> None:
     try:
         await app.initialize()  # getMe: the token and the network
+    except TelegramError as err:
+        raise explain_telegram_error(err, settings.api_base_url) from None
+    try:
+        # Before the store: a refused start must leave the database as it was.
+        pending = await check_token_is_free(app, settings.webhook_url,
+                                            take_over=settings.webhook_take_over)
     except TelegramError as err:
         raise explain_telegram_error(err, settings.api_base_url) from None
     try:
@@ -287,38 +320,59 @@ async def _start(app: AnyApp, settings: Settings) -> WebServer | None:
             f"Cannot start: the database {settings.database} cannot be opened ({err}); "
             "check the disk, or restore a backup (python -m bot restore BACKUP)."
         ) from None
-    server = None
+    health = Health(settings.database, store=lambda: services.store,
+                    open_tables=lambda: len(services.games.tables),
+                    webhook=settings.webhook_url is not None,
+                    stale_after=settings.updates_stale_after)
+    metrics.health = watch.health = health
+    health.mark_webhook_info(pending)
+    watch.events = Events(lambda: services.store, metrics)
+    await watch.events.look()  # where the books stand at start
+    watch.events.start()
+    if settings.health_port is not None:
+        servers.append(await _listen(WebServer(
+            app, health, path=None, listen=settings.health_listen, port=settings.health_port,
+            metrics=metrics, serve_metrics=True), "SVARA_HEALTH_PORT"))
     if settings.webhook_url:
-        server = await _serve_webhook(app, settings, services)
+        servers.append(await _serve_webhook(app, settings, health, metrics))
+        watch.start()
     else:
+        miniapp = app.bot_data.get("miniapp")
+        if isinstance(miniapp, MiniApp):
+            # Long polling with a Mini App: its page on a server of its own (with the
+            # health checks, as the webhook's server has them).
+            servers.append(await _listen(WebServer(
+                app, health, path=None, listen=settings.webhook_listen,
+                port=settings.webhook_port, metrics=metrics, routes=miniapp.add_routes)))
         assert app.updater is not None
         try:
-            await app.updater.start_polling(allowed_updates=UPDATES)
+            await app.updater.start_polling(allowed_updates=UPDATES,
+                                            error_callback=watch.polling_error)
         except TelegramError as err:
             raise explain_telegram_error(err, settings.api_base_url) from None
     await app.start()
     if settings.backup_dir is not None and app.job_queue is not None:
         Backups(settings.database, settings.backup_dir, every_hours=settings.backup_every,
                 keep=settings.backup_keep).schedule(app.job_queue)
-    return server
 
 
-async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) -> WebServer:
-    assert settings.webhook_url is not None
-    health = Health(settings.database, store=lambda: services.store,
-                    open_tables=lambda: len(services.games.tables))
-    secret = settings.webhook_secret_value()
-    miniapp = app.bot_data.get("miniapp")
-    server = WebServer(app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
-                       listen=settings.webhook_listen, port=settings.webhook_port,
-                       routes=miniapp.add_routes if isinstance(miniapp, MiniApp) else None)
+async def _listen(server: WebServer, variable: str = "SVARA_WEBHOOK_PORT") -> WebServer:
     try:
         await server.start()
     except OSError as err:
-        raise StartupError(
-            f"Cannot start: cannot listen on {settings.webhook_listen}:{settings.webhook_port}"
-            f" ({err.strerror or err}); free the port or set SVARA_WEBHOOK_PORT."
-        ) from None
+        raise port_problem(server.listen, server.port, err, variable) from None
+    return server
+
+
+async def _serve_webhook(app: AnyApp, settings: Settings, health: Health,
+                         metrics: Metrics) -> WebServer:
+    assert settings.webhook_url is not None
+    secret = settings.webhook_secret_value()
+    miniapp = app.bot_data.get("miniapp")
+    server = await _listen(WebServer(
+        app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
+        listen=settings.webhook_listen, port=settings.webhook_port, metrics=metrics,
+        routes=miniapp.add_routes if isinstance(miniapp, MiniApp) else None))
     try:
         await app.bot.set_webhook(settings.webhook_url, secret_token=secret,
                                   allowed_updates=UPDATES)
@@ -331,27 +385,9 @@ async def _serve_webhook(app: AnyApp, settings: Settings, services: Services) ->
     return server
 
 
-async def _serve_miniapp(app: AnyApp, settings: Settings) -> web.AppRunner | None:
-    """Long polling with a Mini App: its routes on a server of their own."""
-    miniapp = app.bot_data.get("miniapp")
-    if not isinstance(miniapp, MiniApp):
-        return None
-    try:
-        return await serve_miniapp(miniapp, settings.webhook_listen, settings.webhook_port)
-    except OSError as err:
-        raise StartupError(
-            f"Cannot start: cannot listen on {settings.webhook_listen}:{settings.webhook_port}"
-            f" for the Mini App ({err.strerror or err}); free the port or set "
-            "SVARA_WEBHOOK_PORT."
-        ) from None
-
-
-async def _stop(app: AnyApp, server: WebServer | None,
-                *first: Callable[[], Awaitable[object]]) -> None:
+async def _stop(app: AnyApp, servers: list[WebServer]) -> None:
     """Undo whatever `_start` got to, in reverse; one failing step does not skip the rest."""
-    steps: list[Callable[[], Awaitable[object]]] = list(first)
-    if server is not None:
-        steps.append(server.stop)
+    steps: list[Callable[[], Awaitable[object]]] = [server.stop for server in servers]
     if app.updater is not None and app.updater.running:
         steps.append(app.updater.stop)
     if app.running:

@@ -12,6 +12,7 @@ import asyncio
 import html
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from typing import Any
 
 from telegram import Message, Update
@@ -33,6 +34,7 @@ from bot.handling import (
     run_command,
 )
 from bot.i18n import Translator
+from bot.names import group_title, told_apart
 from bot.render import (
     hand_text,
     history_text,
@@ -45,10 +47,12 @@ from bot.render import (
     wait_text,
 )
 from bot.store import BonusNotDue, StoreError
+from bot.store.fairness import SEED_LENGTH, valid_seed
 from bot.store.history import NetLine, PlayedHand
 from bot.store.next_game import NextGame
 from bot.store.statement import statement
 from bot.table_settings import settings_text
+from engine import seed_hash
 
 DAILY_BONUS = 200
 """The daily bonus when the settings do not say (``SVARA_DAILY_BONUS``)."""
@@ -114,7 +118,7 @@ async def _remember_title(context: Context, message: Message) -> None:
 
 async def _names(context: Context, hands: list[PlayedHand]) -> dict[int, str]:
     players = sorted({s.player for p in hands for s in p.hand.seats})
-    return await context.services.store.history.names(players)
+    return told_apart(await context.services.store.history.names(players))
 
 
 async def on_history(update: Update, context: Context) -> None:
@@ -139,6 +143,17 @@ async def on_history(update: Update, context: Context) -> None:
     await run_command(message, tr, work(), context)
 
 
+def hand_number(args: list[str]) -> int | None:
+    """The N of /hand N (``12`` or ``#12``), or None. Only ASCII digits: "²" and "٣" are
+    digits to `str.isdigit`, yet `int` refuses the first and reads the second."""
+    if len(args) != 1:
+        return None
+    digits = args[0].removeprefix("#")
+    if not 0 < len(digits) <= 12 or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(digits)
+
+
 async def on_hand(update: Update, context: Context) -> None:
     message, _, tr = command_parts(update, context)
 
@@ -148,19 +163,45 @@ async def on_hand(update: Update, context: Context) -> None:
             await reply(context, message, tr.gettext(replies.HAND_IN_GROUP))
             return
         args = context.args or []
-        if len(args) != 1 or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
+        number = hand_number(args)
+        if number is None:
             await reply(context, message, tr.gettext(replies.HAND_USAGE))
             return
-        hand_id = int(args[0].lstrip("#"))
-        played = await context.services.store.history.chat_hand(message.chat_id, hand_id)
+        played = await context.services.store.history.chat_hand(message.chat_id, number)
         if played is None:
-            await reply(context, message, tr.format(replies.NO_SUCH_HAND,
-                                                     id=hand_id))
+            await reply(context, message, tr.format(replies.NO_SUCH_HAND, id=number))
             return
         names = await _names(context, [played])
         await reply(context, message, hand_text(tr, names, played))
-        for text in proof_texts(tr, played):
+        for text in proof_texts(tr, names, played, context.services.verify_url):
             await reply(context, message, text)
+
+    await run_command(message, tr, work(), context)
+
+
+async def on_seed(update: Update, context: Context) -> None:
+    """/seed TEXT: the player's own contribution to every deal from the next one on;
+    /seed alone says what it is now."""
+    message, who, tr = command_parts(update, context)
+
+    async def work() -> None:
+        await context.services.games.player(who)
+        fairness = context.services.store.fairness
+        text = (message.text or "").partition(" ")[2].strip()
+        if not text:
+            seed = await fairness.seed(who.id)
+            if seed is None:
+                await reply(context, message, tr.gettext(replies.SEED_NONE))
+            else:
+                await reply(context, message, tr.format(replies.SEED_IS, seed=seed,
+                                                         hash=seed_hash(seed)))
+            return
+        if not valid_seed(text):
+            await reply(context, message, tr.format(replies.SEED_USAGE, most=SEED_LENGTH))
+            return
+        await fairness.set_seed(who.id, text)
+        await reply(context, message, tr.format(replies.SEED_SET, seed=text,
+                                                 hash=seed_hash(text)))
 
     await run_command(message, tr, work(), context)
 
@@ -250,6 +291,9 @@ async def on_top(update: Update, context: Context) -> None:
         if not board:
             await reply(context, message, tr.gettext(replies.NO_HAND_YET))
             return
+        shown = told_apart({s.user_id: s.name for s in (*board, *([mine] if mine else []))})
+        board = [replace(s, name=shown[s.user_id]) for s in board]
+        mine = None if mine is None else replace(mine, name=shown[mine.user_id])
         await reply(context, message, leaderboard_text(tr, board, mine, everywhere=everywhere))
 
     await run_command(message, tr, work(), context)
@@ -283,10 +327,10 @@ async def on_stats(update: Update, context: Context) -> None:
             return
         await reply(context, message, stats_text(tr, target.name, stats))
         series = await history.chips_over_time(target.id, chat_id)
-        place = message.chat.title if chat_id is not None and message.chat.title else \
-            tr.gettext(replies.EVERY_CHAT)
+        title = group_title(message.chat.title)
+        place = title if chat_id is not None and title else tr.gettext(replies.EVERY_CHAT)
         png = await asyncio.to_thread(chips_chart, series, str(target.name), str(place),
-                                      tr.gettext(replies.NET_CHIPS))
+                                      tr.gettext(replies.NET_CHIPS), language=tr.language)
         await _send_photo(context, message, png)
 
     await run_command(message, tr, work(), context)
@@ -310,11 +354,13 @@ async def _group_stats(context: Context, message: Message, tr: Translator) -> No
         await reply(context, message, tr.format(
             "No hand has been played here in the last {days} days.", days=GROUP_DAYS))
         return
-    lines = [(short_name(n.name), n.series) for n in regulars(nets)]
+    chosen = regulars(nets)
+    shown = told_apart({n.user_id: n.name for n in chosen})
+    lines = [(short_name(shown[n.user_id]), n.series) for n in chosen]
     # The chart is plain text: the chat's title as it is, translations without HTML escapes.
-    place = message.chat.title or html.unescape(tr.gettext("this chat"))
+    place = group_title(message.chat.title) or html.unescape(tr.gettext("this chat"))
     label = html.unescape(tr.format("Net chips, last {days} days", days=GROUP_DAYS))
-    png = await asyncio.to_thread(group_chart, lines, place, label)
+    png = await asyncio.to_thread(group_chart, lines, place, label, language=tr.language)
     await _send_photo(context, message, png)
 
 
@@ -461,7 +507,7 @@ async def after_newgame(update: Update, context: Context) -> None:
         waiting = await NextGame(services.store.db).take(message.chat_id)
     except StoreError:
         return
-    place = message.chat.title or ""
+    place = group_title(message.chat.title)
     for user_id in waiting:
         if update.effective_user is not None and user_id == update.effective_user.id:
             continue
@@ -481,7 +527,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("settings", on_settings))
     app.add_handler(CommandHandler("newgame", after_newgame), group=1)
     app.add_handler(CallbackQueryHandler(on_settings_press, pattern=settings_menu.PATTERN))
-    for name, handler in (("history", on_history), ("hand", on_hand), ("daily", on_daily),
+    for name, handler in (("history", on_history), ("hand", on_hand), ("seed", on_seed),
+                          ("daily", on_daily),
                           ("balance", on_balance), ("nextgame", on_nextgame),
                           ("top", on_top), ("stats", on_stats)):
         app.add_handler(CommandHandler(name, throttled(name, handler)))

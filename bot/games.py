@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot import errors
+from bot import errors, fairness
 from bot.clock import Alarms, Clock, Wait, WaitKind, Want
 from bot.i18n import N_, normalize_language
 from bot.names import display_name, distinct
@@ -35,7 +35,7 @@ from bot.store.errors import InsufficientChips, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.models import Table as StoredTable
 from bot.table_settings import BadSetting, TableSettings, change
-from engine import Act, Action, Hand, Phase, new_seed
+from engine import Act, Action, Hand, Phase
 from engine.events import Dealt, Event, RoundStarted, SvaraOpened
 from engine.table import Table, TableSeat
 
@@ -47,6 +47,10 @@ LOBBY_IDLE = 30 * 60.0
 TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
 
+
+EVICTED = N_("The bot can no longer write to this group: the table closed, a hand in "
+              "play was refunded, and every chip went back.")
+"""Why a table closed when the bot was removed from its group or lost the right to write."""
 
 CLOSED_AS_ASKED = N_("The table closed after the hand, as asked; every stack went back.")
 """The note of a table closed by /endgame once the hand it came during had ended."""
@@ -85,10 +89,17 @@ class Live:
     """Settings an admin changed during a hand; they apply from the next deal."""
     closing: bool = False
     """/endgame came during a hand: the table closes when that hand ends."""
+    shown: str | None = None
+    """A digest of what the table message shows, as the outbox last reported it."""
     results: tuple[Results, dict[int, str]] | None = None
     """A closed table's results message, with the names it mentions (None: no hand played)."""
     stored_wait: Wait | None = None
     """The wait as the store holds it (written when it changes, not on every redraw)."""
+    played: int = 0
+    """Hands dealt at this table (`hand_no` is the chat's number of the last one)."""
+    table_commitment: str = ""
+    table_secret: str | None = None
+    """Revealed when the table closes (see bot.fairness)."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -112,6 +123,7 @@ class Live:
             closing=self.closing,
             private=self.chat_id > 0,  # private chats have positive ids, groups negative
             deadline=None if wait is None else wait.deadline,
+            table_commitment=self.table_commitment, table_secret=self.table_secret,
         )
 
 
@@ -152,6 +164,13 @@ class Outbox(Protocol):
     def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         """Tell `player` privately that the table waits for him (`left` seconds remain)."""
 
+    def moved(self, live: Live) -> None:
+        """The table's chat has a new id: its next screen is a new message there."""
+
+    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        """Tell each player (with his language) privately that the bot can no longer write
+        to the table's group, so the table closed and his chips went home."""
+
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         """After a restart: the table's message and a digest of what it showed, as last
         stored, so a table that did not change is not edited again."""
@@ -172,6 +191,12 @@ class Told(Protocol):
     async def blocked(self, player: int) -> None:
         """The player cannot be written to privately (blocked the bot, never started it)."""
 
+    async def chat_moved(self, old: int, new: int) -> None:
+        """Telegram answered that the chat is now a supergroup with a new id."""
+
+    async def chat_gone(self, chat_id: int) -> None:
+        """Telegram answered that the bot may not write to the chat any more."""
+
 
 class Games:
     """Every live table, keyed by id and by (chat, topic)."""
@@ -183,7 +208,7 @@ class Games:
         *,
         defaults: TableSettings,
         starting_chips: int,
-        seed_source: Callable[[], bytes] = new_seed,
+        seed_source: Callable[[], bytes] | None = None,
         clock: Callable[[], float] = time.time,
         alarms: Alarms | None = None,
     ) -> None:
@@ -290,11 +315,20 @@ class Games:
             log.warning("table %s: could not save its message id: %s", live.id, err)
 
     async def shown(self, live: Live, digest: str) -> None:
-        try:
-            await self.store.tables.set_shown(live.id, digest)
-        except StoreError as err:
-            # A stale digest only costs one edit that changes nothing after a restart.
-            log.warning("table %s: could not remember the table message: %s", live.id, err)
+        # Kept in memory and written at a clean stop (`keep_shown`), not after every edit:
+        # after a crash a stale digest costs one edit that changes nothing.
+        live.shown = digest
+
+    async def keep_shown(self) -> None:
+        """At a clean stop: what each table message shows, so a restart does not edit a
+        message into what it already shows."""
+        for live in list(self.tables.values()):
+            if live.shown is None or live.status is TableStatus.CLOSED:
+                continue
+            try:
+                await self.store.tables.set_shown(live.id, live.shown)
+            except StoreError as err:
+                log.warning("table %s: could not remember the table message: %s", live.id, err)
 
     async def cards_sent(self, live: Live, hand_id: int, rounds: int) -> None:
         try:
@@ -308,6 +342,60 @@ class Games:
             await self.store.users.set_private_chat(player, False)
         except StoreError as err:
             log.warning("could not record that %s cannot be written to: %s", player, err)
+
+    async def chat_moved(self, old: int, new: int) -> None:
+        await self.migrate(old, new)
+
+    async def chat_gone(self, chat_id: int) -> None:
+        await self.evict(chat_id)
+
+    # ----------------------------------------------------------------- the group itself
+
+    async def migrate(self, old: int, new: int) -> None:
+        """A group became a supergroup with a new id: its tables, settings, language,
+        history and statistics move there, and the game goes on in the new chat."""
+        async with contextlib.AsyncExitStack() as held:
+            await held.enter_async_context(self._settings_locks.setdefault(old,
+                                                                           asyncio.Lock()))
+            tables = sorted((t for t in self.tables.values() if t.chat_id == old),
+                            key=lambda t: t.id)
+            for live in tables:
+                await held.enter_async_context(live.lock)
+            moved = await self.store.chats.migrate(old, new)
+            for live in tables:
+                self._places.pop((old, live.thread_id or 0), None)
+                live.chat_id = new
+                self._places[(new, live.thread_id or 0)] = live.id
+                self.outbox.moved(live)
+                await self._publish(live)
+        if moved or tables:
+            log.info("chat %s moved to %s with %d tables", old, new, moved)
+
+    async def evict(self, chat_id: int) -> None:
+        """The bot was removed from a group or may no longer write there: its tables close,
+        a hand in progress is refunded (nobody there can act), every stack goes home, and
+        the players are told privately."""
+        for live in [t for t in self.tables.values() if t.chat_id == chat_id]:
+            async with live.lock:
+                if self._forgotten(live) or live.status is TableStatus.CLOSED:
+                    continue
+                players = [s.player for s in live.table.seats if s.player > 0]
+                try:
+                    if live.hand is not None and not live.hand.is_over:
+                        await self.store.hands.abort(live.hand_id,
+                                                     "the bot can no longer write to the group")
+                        live.hand = None
+                        await self.reload(live)
+                    await self._close(live, EVICTED)
+                except StoreError as err:
+                    # Nothing changed; the next message Telegram refuses tells us again.
+                    log.warning("table %s: could not close it in a chat it cannot write to:"
+                                " %s", live.id, err)
+                    continue
+                letters = [(p, await self._speaks_or(p, live.language)) for p in players]
+                self.outbox.evicted(live, letters)
+                log.info("table %s closed: the bot can no longer write to chat %s",
+                         live.id, chat_id)
 
     # ----------------------------------------------------------------- lobby
 
@@ -335,6 +423,7 @@ class Games:
                     raise errors.TableExists() from None
                 live = Live(row.id, chat_id, thread_id, creator.id, settings,
                             Table(settings.rules()), language=language)
+                live.table_commitment = await fairness.table_commitment(self.store, row.id)
                 live.name(creator.id, creator.name)
                 self._register(live)
         finally:
@@ -589,7 +678,7 @@ class Games:
     async def _results(self, live: Live) -> tuple[Results, dict[int, str]] | None:
         """What each player won or lost at a table that closed (None: no hand was played,
         or the ledger cannot be read now)."""
-        if live.hand_no == 0:
+        if live.played == 0:
             return None
         try:
             nets = await self.store.users.session(live.id)
@@ -604,7 +693,7 @@ class Games:
             return None
         if not nets:
             return None
-        return Results(live.hand_no, tuple((r.user_id, r.net) for r in nets), biggest), names
+        return Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest), names
 
     def _forgotten(self, live: Live) -> bool:
         return self.tables.get(live.id) is not live
@@ -644,15 +733,32 @@ class Games:
         if not live.table.can_deal():
             await self._close(live, _why_no_deal(live.table))
             return
-        hand = live.table.deal(self.seed_source())
         try:
-            hand_id = await self.store.hands.open(live.id, hand)
+            deal = await fairness.next_deal(self.store, live.id,
+                                            [s.player for s in live.table.seats])
+            # A test may deal from a seed of its own; then the hand has no derivation to prove.
+            fixed = None if self.seed_source is None else self.seed_source()
+            hand = live.table.deal(deal.key if fixed is None else fixed)
+            began: list[Wait] = []
+
+            def first_wait(hand_id: int) -> str | None:
+                # The hand's first wait is written with it.
+                wait = self.waits.follow(None, _hand_want(live.settings, hand, hand_id))
+                began.extend([] if wait is None else [wait])
+                return None if wait is None else wait.to_json()
+
+            hand_id, number = await self.store.hands.open_numbered(
+                live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds),
+                wait=first_wait)
         except StoreError as err:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
-        live.hand, live.hand_id = hand, hand_id
-        live.hand_no += 1
+        live.hand, live.hand_id, live.hand_no = hand, hand_id, number
+        if began:
+            live.wait = live.stored_wait = began[0]
+        live.played += 1
+        live.table_commitment = deal.commitment
         live.status = TableStatus.PLAYING
         live.outcome = live.note = None
         if hand.is_over:
@@ -665,18 +771,23 @@ class Games:
         hand = live.hand
         assert hand is not None
         events = tuple(hand.apply(action))
+        # What the table waits for after this step is written with it, in one transaction.
+        wait = self.waits.follow(live.wait, self._want(live))
+        stored = None if wait is None or wait == live.stored_wait else wait.to_json()
         try:
             if hand.is_over:
                 await self.store.hands.settle(live.hand_id, hand, action=action, events=events,
-                                              leaving=leaving)
+                                              leaving=leaving, wait=stored)
             else:
                 await self.store.hands.record(live.hand_id, action, events,
-                                              seq=len(hand.actions), leaving=leaving)
+                                              seq=len(hand.actions), leaving=leaving,
+                                              wait=stored)
         except StoreError as err:
             log.warning("table %s: could not save %s, undone: %s", live.id, action, err)
             live.hand = Hand.replay(hand.start_json(),
                                     [a.to_json() for a in hand.actions[:-1]])
             raise errors.StoreBusy() from None
+        live.wait = live.stored_wait = wait
         await self._after(live, events)
         return events
 
@@ -740,6 +851,8 @@ class Games:
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
         await self.store.tables.close(live.id)
         live.hand = None
+        if live.settings.reveal:
+            live.table_secret = await fairness.reveal(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.results = await self._results(live)
@@ -785,18 +898,7 @@ class Games:
                 return Want(WaitKind.AUTOSTART, 0, 0, s.autostart)
             # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
             return Want(WaitKind.IDLE, 0, len(live.table.seats), LOBBY_IDLE)
-        if hand is None or hand.is_over:
-            return Want(WaitKind.NEXT, live.hand_id, 0, s.next_hand_delay)
-        if hand.phase is Phase.SVARA_JOIN:
-            svaras = sum(1 for e in hand.events if isinstance(e, SvaraOpened))
-            return Want(WaitKind.SVARA, live.hand_id, svaras, s.svara_join_timeout)
-        # A turn is the player to act and the steps taken before him; another player's
-        # leave is not a step of the game, so it moves nobody's clock.
-        steps = sum(1 for a in hand.actions if a.act is not Act.LEAVE)
-        turn = steps * 64 + (hand.to_act or 0)
-        if hand.phase is Phase.BLIND:
-            return Want(WaitKind.BLIND, live.hand_id, turn, s.blind_timeout)
-        return Want(WaitKind.TURN, live.hand_id, turn, s.turn_timeout)
+        return _hand_want(s, hand, live.hand_id)
 
     # ----------------------------------------------------------------- start-up
 
@@ -813,6 +915,8 @@ class Games:
             start, keep,
         )
         live.hand_no = 0 if last is None else last.number
+        live.played = await self.store.hands.count(live.id)
+        live.table_commitment = await fairness.table_commitment(self.store, live.id)
         for s in seats:
             if s.user_id not in live.names:
                 user = await self.store.users.get(s.user_id)
@@ -908,3 +1012,19 @@ def _outcome(hand: Hand) -> Outcome:
     """How a finished hand ended, as its last round showed it."""
     last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
     return outcome_of(hand, since=last_round)
+
+
+def _hand_want(s: TableSettings, hand: Hand | None, hand_id: int) -> Want:
+    """What a playing table waits for with `hand` (None or over: the pause before the next)."""
+    if hand is None or hand.is_over:
+        return Want(WaitKind.NEXT, hand_id, 0, s.next_hand_delay)
+    if hand.phase is Phase.SVARA_JOIN:
+        svaras = sum(1 for e in hand.events if isinstance(e, SvaraOpened))
+        return Want(WaitKind.SVARA, hand_id, svaras, s.svara_join_timeout)
+    # A turn is the player to act and the steps taken before him; another player's leave is
+    # not a step of the game, so it moves nobody's clock.
+    steps = sum(1 for a in hand.actions if a.act is not Act.LEAVE)
+    turn = steps * 64 + (hand.to_act or 0)
+    if hand.phase is Phase.BLIND:
+        return Want(WaitKind.BLIND, hand_id, turn, s.blind_timeout)
+    return Want(WaitKind.TURN, hand_id, turn, s.turn_timeout)

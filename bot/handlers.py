@@ -286,6 +286,12 @@ async def on_added(update: Update, context: Context) -> None:
     was = change.old_chat_member.status
     now = change.new_chat_member.status
     inside = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+    muted = now == ChatMemberStatus.RESTRICTED and not getattr(
+        change.new_chat_member, "can_send_messages", True)
+    if now in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED) or muted:
+        # Removed, or may not write: nobody could see or act at its tables any more.
+        await context.services.games.evict(change.chat.id)
+        return
     if now not in inside or was in inside:
         return
     chat = change.chat
@@ -293,6 +299,17 @@ async def on_added(update: Update, context: Context) -> None:
     outbox.know(chat.id, chat.type, chat.title, chat.username)
     tr = context.services.languages.for_message(chat.id, chat.type, change.from_user)
     await outbox.group_message(chat.id, None, welcome_text(tr))
+
+
+async def on_migrate(update: Update, context: Context) -> None:
+    """A group became a supergroup: its tables and everything else follow to the new id."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id is not None:
+        await context.services.games.migrate(message.chat_id, message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id is not None:
+        await context.services.games.migrate(message.migrate_from_chat_id, message.chat_id)
 
 
 async def on_error(update: object, context: Context) -> None:

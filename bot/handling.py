@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import (
@@ -35,17 +35,17 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext, ExtBot
 
 from bot import errors, replies
+from bot.flood import CommandGuard
 from bot.games import Games, Live, Player
 from bot.i18n import Translations, Translator
 from bot.languages import Languages
 from bot.names import display_name
 from bot.outbox import TelegramOutbox
-from bot.pacing import URGENT
 from bot.store import StorageFailure, Store, StoreError
 from engine import Act, Action, GameError
 
@@ -69,6 +69,10 @@ class Services:
     """Signs the join links, so a link opens only the table it was made for."""
     languages: Languages
     """Who reads which language (`bot.languages`)."""
+    guard: CommandGuard = field(default_factory=CommandGuard)
+    """Who sent too many commands lately (`bot.flood`)."""
+    verify_url: str | None = None
+    """Where docs/verify.html is served, for the link /hand N gives (None: no link)."""
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -154,13 +158,14 @@ def popup(text: str) -> str:
 
 
 async def reply(context: Context, message: Message, text: str, **kwargs: Any) -> None:
-    """Reply to a command; in a group the reply waits for a slot of the group's pace."""
-    if message.chat.type != ChatType.PRIVATE:
-        await context.services.outbox.pace.slot(message.chat_id, URGENT)
-    try:
-        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)
-    except TelegramError as err:
-        log.info("could not reply in chat %s: %s", message.chat_id, err)
+    """Reply to a command. The handler does not wait for it: in a group the reply is
+    queued for the group's pace (a repeat of the same command by the same user replaces
+    the one still queued), so no update place is held while the group's budget refills."""
+    user = message.from_user
+    command = (message.text or "").split(maxsplit=1)[0].split("@")[0].lower() \
+        if (message.text or "").startswith("/") else ""
+    context.services.outbox.reply(message, text, key=(user.id if user else 0, command),
+                                  **kwargs)
 
 
 def logged_refusal(err: Exception) -> errors.BotError:

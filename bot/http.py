@@ -12,14 +12,18 @@ chat, a popup) in those records, at every level.
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 from telegram import TelegramObject
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+log = logging.getLogger(__name__)
 
 
 def _seconds(value: object, default: float | None) -> float | None:
@@ -30,8 +34,34 @@ def _seconds(value: object, default: float | None) -> float | None:
     return default
 
 
+class Observer(Protocol):
+    """What the request layer tells about each call (`bot.metrics.Metrics` listens)."""
+
+    def call(self, method: str, status: int, seconds: float) -> None: ...
+    def fetched(self) -> None: ...
+    def update_received(self, press_id: str | None = None) -> None: ...
+    def press_answered(self, press_id: str) -> None: ...
+
+
+NO_STATUS = 0
+"""The status counted for a call that got no HTTP answer (timeout, network)."""
+
+
+def _press_id(update: object) -> str | None:
+    if isinstance(update, Mapping):
+        press = update.get("callback_query")
+        if isinstance(press, Mapping) and isinstance(press.get("id"), str):
+            return str(press["id"])
+    return None
+
+
 class AiohttpRequest(BaseRequest):
-    """A `telegram.request.BaseRequest` over one `aiohttp.ClientSession`."""
+    """A `telegram.request.BaseRequest` over one `aiohttp.ClientSession`.
+
+    With an `Observer`, every call is reported when it ends (method, HTTP status, time),
+    the updates in getUpdates' answers as they arrive, and each answered press; a 429 is
+    logged in one line.
+    """
 
     def __init__(
         self,
@@ -41,7 +71,9 @@ class AiohttpRequest(BaseRequest):
         write_timeout: float | None = 5.0,
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
+        observer: Observer | None = None,
     ) -> None:
+        self.observer = observer
         self._pool_size = pool_size
         self._read = read_timeout
         self._write = write_timeout
@@ -99,13 +131,43 @@ class AiohttpRequest(BaseRequest):
                 data = form
             else:
                 data = request_data.json_parameters
+        started = time.monotonic()
+        status = NO_STATUS
         try:
             async with self._session.request(method, url, data=data, timeout=timeout) as reply:
-                return reply.status, await reply.read()
+                status, body = reply.status, await reply.read()
+                return status, body
         except TimeoutError as err:
             raise TimedOut(f"Timed out: {err!r}") from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp: {err!r}") from err
+        finally:
+            if self.observer is not None:
+                self._report(url, request_data, status, time.monotonic() - started,
+                             body if status == 200 else b"")
+
+    def _report(self, url: str, request_data: RequestData | None, status: int,
+                seconds: float, body: bytes) -> None:
+        observer = self.observer
+        assert observer is not None
+        api_method = url.rsplit("/", 1)[-1]
+        try:
+            observer.call(api_method, status, seconds)
+            params = request_data.parameters if request_data is not None else {}
+            if status == 429:
+                log.info("telegram: 429 too many requests on %s (chat %s); the call is "
+                         "retried later", api_method, params.get("chat_id", "-"),
+                         extra={"chat": params.get("chat_id")})
+            if api_method == "getUpdates" and status == 200:
+                observer.fetched()
+                for update in json.loads(body).get("result") or ():
+                    observer.update_received(_press_id(update))
+            elif api_method == "answerCallbackQuery" and status == 200:
+                press = params.get("callback_query_id")
+                if isinstance(press, str):
+                    observer.press_answered(press)
+        except Exception:  # counting must never break a call
+            log.debug("could not count a call to %s", api_method, exc_info=True)
 
 
 # -- logs ----------------------------------------------------------------------------------

@@ -13,15 +13,27 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import Application
 
+from bot import replies
 from bot.games import Live, Told
 from bot.i18n import Translations, Translator
 from bot.pacing import EDIT, URGENT, GroupPace
@@ -38,15 +50,43 @@ from bot.render import (
     with_app_button,
 )
 from bot.store import TableStatus
+from engine import Hand
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 2.0
 """How soon a table message that could not be sent is tried again."""
 
+SEND_TRIES = 8
+"""Tries of one message through flood waits and network errors (backing off up to
+`BACKOFF_MAX` seconds) before it is counted as lost."""
+BACKOFF_MAX = 30.0
+
+REPLIES_KEPT = 20
+"""Replies one group may have waiting for its pace; past that the oldest is dropped."""
+
 LAG_NOTE = 1.0
 """Seconds the table message may lag behind a press before the press's answer says what
 it did ("Raised to 100")."""
+
+
+class Delivery(Enum):
+    """How a message ended."""
+
+    SENT = "sent"
+    BLOCKED = "blocked"
+    """The recipient blocked the bot, or the bot may not write to the group (403)."""
+    REFUSED = "refused"
+    """Telegram refused it for good (a 400: chat not found, a bad message)."""
+    SUPERSEDED = "superseded"
+    """Not worth sending any more (a reminder of a turn that has passed)."""
+    LOST = "lost"
+    """Every try failed on flood waits or the network."""
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more can be done for it (a restart would not help either)."""
+        return self is not Delivery.LOST
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +184,14 @@ class TelegramOutbox:
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
+        self._replies: dict[int, dict[object, list[tuple[Message, str, dict[str, Any]]]]] = {}
+        """Per group, the replies waiting for its pace, by who asked what: the replies to
+        the newest such request only."""
+        self._answering: set[int] = set()
+        """Groups whose queued replies are being sent."""
+        self.replies_dropped = 0
+        self.delivered: Counter[str] = Counter()
+        """Messages by how they ended (`Delivery`), and tries that met a flood wait."""
         self.app_link: Callable[[Live, bool], str | None] | None = None
         """The table's Mini App, when the bot serves one (`bot.miniapp`): its link for the
         table's own chat, or (True) the page for a ``web_app`` button in a private chat."""
@@ -258,8 +306,13 @@ class TelegramOutbox:
                 message.id = None
                 return 0.0
             return self._refused(live, err, message)
+        except ChatMigrated as err:
+            # The group became a supergroup: the table follows, and is posted there anew.
+            self._chat_moved(live.chat_id, err.new_chat_id)
+            return None
         except Forbidden as err:
             log.warning("table %s: cannot write to chat %s: %s", live.id, live.chat_id, err)
+            self._chat_gone(live.chat_id)
             return None
         except (RetryAfter, NetworkError) as err:
             log.info("table %s: table message delayed (%s)", live.id, err)
@@ -311,6 +364,56 @@ class TelegramOutbox:
         if live.status is not TableStatus.CLOSED and self.told is not None:
             await self.told.shown(live, shown)
 
+    # ----------------------------------------------------------------- the sending path
+
+    async def _deliver(self, what: str, chat_id: int, send: Callable[[], Awaitable[object]],
+                       *, paced: bool = False,
+                       wanted: Callable[[], bool] | None = None) -> Delivery:
+        """Send one message the way every message but the table's goes out: through the
+        group's pace when `paced`, again after a flood wait (as long as Telegram asks) or a
+        network error (backing off), until it is sent, refused for good, no longer
+        `wanted`, or `SEND_TRIES` are used up. Each end is counted; losses are logged."""
+        backoff = 1.0
+        for attempt in range(1, SEND_TRIES + 1):
+            if wanted is not None and not wanted():
+                log.info("%s to %s superseded before try %d", what, chat_id, attempt)
+                return self._ended(Delivery.SUPERSEDED)
+            if paced:
+                await self.pace.slot(chat_id, URGENT)
+            try:
+                await send()
+            except RetryAfter as err:
+                pause = _retry_delay(err)
+                self.delivered["flood waits"] += 1
+                log.info("%s to %s: flood wait of %.1f s (try %d)", what, chat_id, pause,
+                         attempt)
+            except ChatMigrated as err:
+                self._chat_moved(chat_id, err.new_chat_id)
+                return self._ended(Delivery.REFUSED)
+            except Forbidden as err:
+                log.info("%s to %s: blocked (%s)", what, chat_id, err)
+                if chat_id < 0:
+                    self._chat_gone(chat_id)
+                return self._ended(Delivery.BLOCKED)
+            except BadRequest as err:
+                log.info("%s to %s refused: %s", what, chat_id, err)
+                return self._ended(Delivery.REFUSED)
+            except (TimedOut, NetworkError) as err:
+                pause, backoff = backoff, min(BACKOFF_MAX, backoff * 2)
+                log.info("%s to %s: %s (try %d)", what, chat_id, err, attempt)
+            except TelegramError as err:
+                log.info("%s to %s refused: %s", what, chat_id, err)
+                return self._ended(Delivery.REFUSED)
+            else:
+                return self._ended(Delivery.SENT)
+            await asyncio.sleep(pause)
+        log.warning("%s to %s lost after %d tries", what, chat_id, SEND_TRIES)
+        return self._ended(Delivery.LOST)
+
+    def _ended(self, how: Delivery) -> Delivery:
+        self.delivered[how.value] += 1
+        return how
+
     # ----------------------------------------------------------------- private messages
 
     def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
@@ -320,32 +423,107 @@ class TelegramOutbox:
 
     async def _send_all(self, live: Live, hands: list[tuple[PrivateHand, str | None]],
                         hand_id: int, rounds: int) -> None:
-        await asyncio.gather(*(self._send_cards(live, private, language)
-                               for private, language in hands))
-        if self.told is not None:
+        ended = await asyncio.gather(*(self._send_cards(live, private, language, hand_id)
+                                       for private, language in hands))
+        if self.told is not None and all(how.settled for how in ended):
             # Until this is recorded, a restart sends the round's cards again.
             await self.told.cards_sent(live, hand_id, rounds)
 
-    async def _send_cards(self, live: Live, private: PrivateHand, language: str | None) -> None:
+    async def _send_cards(self, live: Live, private: PrivateHand, language: str | None,
+                          hand_id: int) -> Delivery:
         player = private.player
         tr = self.translations.get(language)
-        try:
-            if player == live.chat_id:
-                # A practice table's cards go into the chat of its table message: its pace.
-                await self.pace.slot(player, URGENT)
-            chat = await self.chat_info(live.chat_id)
-            await self.app.bot.send_message(
-                player, render_cards(tr, private, None if chat is None else chat.title),
-                parse_mode=ParseMode.HTML, reply_markup=self._app_button(live, tr))
-        except Forbidden:
+        chat = await self.chat_info(live.chat_id)
+        text = render_cards(tr, private, None if chat is None else chat.title)
+        how = await self._deliver(
+            "cards", player,
+            lambda: self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
+                                              reply_markup=self._app_button(live, tr)),
+            # A practice table's cards go into the chat of its table message: its pace.
+            paced=player == live.chat_id,
+            # Worth sending until the next hand is dealt (a round that ended at once too).
+            wanted=lambda: live.hand_id == hand_id)
+        if how is Delivery.BLOCKED:
             # Blocked or never started: "My cards" still shows his hand in the group.
             await self._no_private_chat(player)
-        except TelegramError as err:
-            log.info("table %s: cards to %s not sent (%s)", live.id, player, err)
+        return how
 
     async def _no_private_chat(self, player: int) -> None:
         if self.told is not None:
             await self.told.blocked(player)
+
+    def _chat_moved(self, old: int, new: int) -> None:
+        if self.told is not None:
+            self._background(self.told.chat_moved(old, new))
+
+    def _chat_gone(self, chat_id: int) -> None:
+        if self.told is not None:
+            self._background(self.told.chat_gone(chat_id))
+
+    def moved(self, live: Live) -> None:
+        """The table's chat has a new id: the old message is gone with the old chat, so
+        the next screen is a new message (pinned again where the bot may pin)."""
+        self._messages[live.id] = TableMessage()
+        self._pinned.pop(live.id, None)
+        info = self._chats.get(live.chat_id)
+        if info is None:
+            self._may_pin.pop(live.chat_id, None)
+
+    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        """Tell each player privately why his table closed (the group is out of reach)."""
+        self._background(self._tell_evicted(live, players))
+
+    async def _tell_evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        info = self._chats.get(live.chat_id)
+        for player, language in players:
+            tr = self.translations.get(language)
+            text = tr.format(replies.TABLE_CLOSED_NO_GROUP,
+                             group=info.title if info is not None and info.title
+                             else tr.gettext(replies.YOUR_GROUP))
+            await self._deliver("closing notice", player, partial(
+                self.app.bot.send_message, player, text, parse_mode=ParseMode.HTML))
+
+    # ----------------------------------------------------------------- replies
+
+    def reply(self, message: Message, text: str, *, key: object, **kwargs: Any) -> None:
+        """Answer `message` without holding up its handler: in a group the reply waits
+        for the group's pace in a queue of its own, where a repeat of the same request
+        (`key`) replaces the one still waiting."""
+        kwargs.setdefault("parse_mode", ParseMode.HTML)
+        if message.chat.type == "private":
+            self._background(self._reply_now(message, text, kwargs, paced=False))
+            return
+        queue = self._replies.setdefault(message.chat_id, {})
+        waiting = queue.pop(key, [])
+        if waiting and waiting[0][0].message_id != message.message_id:
+            self.replies_dropped += len(waiting)  # an earlier request of the same
+            waiting = []
+        queue[key] = [*waiting, (message, text, kwargs)]
+        while len(queue) > REPLIES_KEPT:
+            self.replies_dropped += len(queue.pop(next(iter(queue))))
+        if message.chat_id not in self._answering:
+            self._answering.add(message.chat_id)
+            self._background(self._send_replies(message.chat_id))
+
+    async def _send_replies(self, chat_id: int) -> None:
+        try:
+            queue = self._replies.get(chat_id)
+            while queue:
+                key = next(iter(queue))
+                waiting = queue[key]
+                message, text, kwargs = waiting.pop(0)
+                if not waiting:
+                    del queue[key]
+                await self._reply_now(message, text, kwargs, paced=True)
+        finally:
+            self._answering.discard(chat_id)
+            if not self._replies.get(chat_id):
+                self._replies.pop(chat_id, None)
+
+    async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any], *,
+                         paced: bool) -> None:
+        await self._deliver("reply", message.chat_id,
+                            partial(message.reply_text, text, **kwargs), paced=paced)
 
     # ----------------------------------------------------------------- the group itself
 
@@ -370,15 +548,10 @@ class TelegramOutbox:
 
     async def group_message(self, chat_id: int, thread_id: int | None, text: str) -> bool:
         """A new message in a group, through the group's pace, ahead of edits."""
-        await self.pace.slot(chat_id, URGENT)
-        try:
-            await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
-                                            message_thread_id=thread_id,
-                                            disable_web_page_preview=True)
-        except TelegramError as err:
-            log.info("could not write to chat %s: %s", chat_id, err)
-            return False
-        return True
+        how = await self._deliver("group message", chat_id, partial(
+            self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML,
+            message_thread_id=thread_id, disable_web_page_preview=True), paced=True)
+        return how is Delivery.SENT
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` as one of the application's tasks: its errors reach the error
@@ -466,12 +639,13 @@ class TelegramOutbox:
 
     def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         """Tell `player` privately that the table waits for him (in the background)."""
-        self._background(self._remind(live, player, language, left))
-
-    async def _remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         hand = live.hand
-        if hand is None:
-            return
+        if hand is not None:
+            self._background(self._remind(live, hand, len(hand.actions), player, language,
+                                          left))
+
+    async def _remind(self, live: Live, hand: Hand, turn: int, player: int,
+                      language: str | None, left: int) -> None:
         chat = await self.chat_info(live.chat_id)
         tr = self.translations.get(language)
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
@@ -479,13 +653,13 @@ class TelegramOutbox:
                                                     self.message_id(live.id))
         keyboard = self._app_button(live, tr) or (None if link is None else InlineKeyboardMarkup(
             [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]]))
-        try:
-            await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
-                                            reply_markup=keyboard)
-        except Forbidden:
+        how = await self._deliver(
+            "reminder", player,
+            partial(self.app.bot.send_message, player, text, parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard),
+            wanted=lambda: live.hand is hand and len(hand.actions) == turn)
+        if how is Delivery.BLOCKED:
             await self._no_private_chat(player)
-        except TelegramError as err:
-            log.info("table %s: reminder to %s not sent (%s)", live.id, player, err)
 
     def _app_button(self, live: Live, tr: Translator) -> InlineKeyboardMarkup | None:
         """In a private chat, the button that opens the table's Mini App (if served)."""

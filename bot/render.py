@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
+from bot.names import group_title
+from bot.proof import link as proof_link
+from bot.proof import seat_positions
 from bot.store.history import PlayedHand, PlayerStats, Standing
 from bot.store.models import TableStatus
 from bot.store.statement import Entry, Statement
@@ -42,8 +45,6 @@ MAX_NAME = 24
 LAST_ACTIONS = 4
 """How many of the latest actions the table message tells in words."""
 
-COMMITMENT_PREFIX = 12
-"""Hex digits of the deck commitment a card message carries (enough to compare by eye)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +63,8 @@ class Outcome:
     """(player, cards, points) of everyone who showed."""
     won: tuple[tuple[tuple[int, ...], int, int | None], ...]
     """(winners, amount, points or None) per pot paid."""
-    decks: tuple[tuple[str, str], ...] = ()
-    """(deck order, salt) of every round, to check against the commitments."""
+    proof: bool = False
+    """The hand is over: point to its proof (/hand N)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,10 @@ class TableView:
     and `autostart_seconds` are what is left of it when the view was taken."""
     private: bool = False
     """A practice table in a private chat: a new one is opened with /practice."""
+    table_commitment: str = ""
+    """SHA-256 of the table's secret, shown before its first decision (docs/FAIRNESS.md)."""
+    table_secret: str | None = None
+    """The table's secret, shown once the table has closed (if its settings reveal it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +144,7 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
                                time=tr.seconds(view.autostart_seconds)))
     if view.note:
         lines.append(tr.gettext(view.note))
+    lines += _fairness_lines(view, tr)
     row = (
         (tr.gettext("Join"), Press(view.table_id, 0, 0, Button.JOIN).encode()),
         (tr.gettext("Leave"), Press(view.table_id, 0, 0, Button.LEAVE).encode()),
@@ -153,9 +159,24 @@ def _closed(view: TableView, tr: Translator) -> Screen:
         lines += ["", *_outcome_lines(view, tr, view.outcome)]
     if view.note:
         lines += ["", tr.gettext(view.note)]
+    lines += _fairness_lines(view, tr)
     lines += ["", tr.gettext("Start a new one with /practice.") if view.private
               else tr.gettext("Start a new one with /newgame.")]
     return Screen("\n".join(lines))
+
+
+def _fairness_lines(view: TableView, tr: Translator) -> list[str]:
+    """The table's commitment (SHA-256 of its secret), and the secret once it is revealed."""
+    if view.table_secret:
+        return ["", tr.format("🔓 Table secret: <code>{secret}</code>", secret=view.table_secret)]
+    if view.table_commitment:
+        return ["", tr.format("🔐 Table: <code>{hash}</code>", hash=view.table_commitment)]
+    return []
+
+
+def deck_line(tr: Translator, commitment: str) -> str:
+    """The full commitment of a round's deck, as the table and the card messages show it."""
+    return tr.format("🔐 Deck: <code>{hash}</code>", hash=commitment)
 
 
 def _since_svara(hand: Hand) -> list[Event]:
@@ -265,6 +286,9 @@ def _playing(view: TableView, tr: Translator) -> Screen:
                                     count=hand.round_no - 1)
     lines: list[str] = [title, tr.format("Pot: <b>{pot}</b> · dealer {dealer}", pot=hand.pot,
                               dealer=_name(view, hand.seats[hand.dealer].player))]
+    if hand.commitment:
+        # Before the round's first decision (a blind, a svara buy-in): its deck is fixed.
+        lines.append(deck_line(tr, hand.commitment))
     if view.closing:
         lines.append(tr.gettext("🔚 Closing after this hand: then every stack goes back."))
     lines.append("")
@@ -392,6 +416,7 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
                                                                      else ""))
     if view.note:
         lines += ["", tr.gettext(view.note)]
+    lines += _fairness_lines(view, tr)
     if view.wait_seconds:
         lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds))]
     rows: list[tuple[tuple[str, str], ...]] = []
@@ -418,7 +443,7 @@ def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[st
         else:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=names,
                                    pot=amount, points=tr.points(best)))
-    if outcome.decks and view.hand_no:
+    if outcome.proof and view.hand_no:
         lines.append(tr.format("🔐 fairness: /hand {n}", n=view.hand_no))
     return lines
 
@@ -469,9 +494,8 @@ def outcome_of(hand: Hand, since: int = 0, *, decks: bool = True) -> Outcome:
                   for e in events if isinstance(e, Shown))
     won = tuple((tuple(hand.seats[w].player for w in e.winners), e.amount, e.points)
                 for e in events if isinstance(e, PotWon))
-    # The whole deck is no longer revealed: the proof (shown cards only) is under /hand N.
-    del decks
-    return Outcome(shown, won)
+    # The proof (shown cards only, the table secret once revealed) is under /hand N.
+    return Outcome(shown, won, proof=decks and hand.is_over)
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,8 +521,9 @@ def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[Priv
 
 def render_cards(tr: Translator, private: PrivateHand, group: str | None = None) -> str:
     """The private message with a player's cards: the group and the hand it is for, his
-    points, the start of the deck commitment (the full proof is in /hand N) and the
+    points, the deck's full commitment (the proof is in /hand N afterwards) and the
     openings of his cards (position, card, salt) to check against that proof."""
+    group = group_title(group)
     where = [escape(group)] if group else []
     where.append(tr.format("hand {n}", n=private.hand_no))
     if private.round_no > 1:
@@ -509,7 +534,7 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
         tr.format("Hand {n}: <b>{cards}</b>", n=private.hand_no,
                   cards=cards_text(private.cards)),
         tr.format("Points: <b>{points}</b>", points=private.points),
-        tr.format("🔐 <code>{prefix}</code>", prefix=private.commitment[:COMMITMENT_PREFIX]),
+        deck_line(tr, private.commitment),
     ]
     if private.openings:
         lines.append(tr.gettext("Your cards in the deck (position|card|salt), to check "
@@ -547,7 +572,8 @@ def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str
         options.append(tr.gettext("fold"))
     choice = Html(tr.gettext(" or ").join(options[:2]) if len(options) <= 2
                   else ", ".join(options[:-1]) + tr.gettext(" or ") + options[-1])
-    return tr.format("Your turn at {group}: {choice} · {seconds} s left", group=group,
+    return tr.format("Your turn at {group}: {choice} · {seconds} s left",
+                     group=group_title(group),
                      choice=choice, seconds=max(seconds_left, 0))
 
 
@@ -652,10 +678,10 @@ def winners_line(tr: Translator, names: dict[int, str], played: PlayedHand) -> H
     who = Html(", ".join(escape(short_name(names.get(hand.seats[w].player, "?")))
                          for w in main.winners))
     if main.points is None:
-        line = tr.format("#{id} · {who} takes {pot}", id=played.row.id, who=who, pot=pot)
+        line = tr.format("#{id} · {who} takes {pot}", id=played.row.number, who=who, pot=pot)
     else:
-        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.id, who=who,
-                         pot=pot, points=tr.points(main.points))
+        line = tr.format("#{id} · {who} wins {pot} with {points}", id=played.row.number,
+                         who=who, pot=pot, points=tr.points(main.points))
     if any(isinstance(e, SvaraOpened) for e in hand.events):
         line = Html(line + " · " + tr.pgettext("history", "svara"))
     return line
@@ -691,8 +717,7 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
         return escape(short_name(names.get(hand.seats[seat].player, "?")))
 
     lines: list[str] = [
-        tr.format("📜 Hand #{id}", id=row.id),
-        tr.format("Table hand {n} · {date}", n=row.number, date=date_text(row.started_at)),
+        tr.format("📜 Hand {n} · {date}", n=row.number, date=date_text(row.started_at)),
         tr.format("Dealer {name}; stacks at the start: {stacks}", name=name(hand.dealer),
                   stacks=Html(", ".join(f"{name(i)} {s['stack']}" for i, s in
                                         enumerate(hand.start_json()["seats"])))),
@@ -717,32 +742,65 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
                                    pot=won.amount, points=tr.points(won.points)))
     lines += ["", tr.gettext(
-        "🔐 <b>Fairness proof</b> (next message, one per round). Before the deal the bot "
-        "published the commitment: SHA-256 of the 32 position hashes joined by single "
-        "spaces. Each position hash is SHA-256 of <code>position|card|salt</code>. Only "
-        "the cards shown are opened; folded cards stay hidden behind their hashes.")]
-    lines.append(tr.gettext(
-        "Check in a shell: <code>printf '%s' 'HASHES' | sha256sum</code> gives the "
-        "commitment, and <code>printf '%s' '1|Kh|SALT' | sha256sum</code> gives hash number "
-        "1. In Python: <code>hashlib.sha256(text.encode()).hexdigest()</code>. Your own "
-        "cards' openings came with your cards."))
+        "🔐 <b>Fairness proof</b> (next messages, one per round). Before the round's first "
+        "decision the bot published the deck's commitment: SHA-256 of the 32 position hashes "
+        "joined by single spaces. Each position hash is SHA-256 of "
+        "<code>position|card|salt</code>. Only the cards shown are opened; folded cards "
+        "stay hidden behind their hashes.")]
     return "\n".join(lines)
 
 
-def proof_texts(tr: Translator, played: PlayedHand) -> list[str]:
-    """One message per round: commitment, the 32 hashes, the opened positions."""
+def proof_texts(tr: Translator, names: dict[int, str], played: PlayedHand,
+                verify_url: str | None = None) -> list[str]:
+    """After /hand N: what the deck came from, then one message per round (commitment,
+    the 32 hashes, the positions each seat held, the opened positions)."""
+    hand, proof = played.hand, played.proof
+
+    def name(seat: int) -> Html:
+        return escape(short_name(names.get(hand.seats[seat].player, "?")))
+
     out: list[str] = []
+    if proof is not None:
+        lines: list[str] = [
+                 tr.format("🔐 Hand {n}: where its decks came from", n=played.row.number),
+                 tr.format("Table commitment, SHA-256 of its secret: <code>{hash}</code>",
+                           hash=proof.table_commitment),
+                 tr.format("Nonce (deal number at the table): {nonce}", nonce=proof.nonce),
+                 tr.gettext("SHA-256 of each player's seed (/seed), in seat order:")]
+        lines += [f"{name(i)}: <code>{h}</code>" for i, h in enumerate(proof.seeds)]
+        if proof.secret is not None:
+            lines.append(tr.format("Table secret: <code>{secret}</code>", secret=proof.secret))
+        elif proof.closed:
+            lines.append(tr.gettext("This table keeps its secret (setting reveal off): folded "
+                                    "cards stay private for good, and the decks cannot be "
+                                    "recomputed; the hashes below still check."))
+        else:
+            lines.append(tr.gettext("The table secret is revealed when the table closes: "
+                                    "then every deck can be recomputed."))
+        out.append("\n".join(lines))
     for r in played.row.reveal or []:
-        lines = [tr.format("🔐 Hand #{id}, round {round}", id=played.row.id, round=r["round"]),
+        held = seat_positions(played, int(r["round"]))
+        lines = [tr.format("🔐 Hand {n}, round {round}", n=played.row.number,
+                           round=r["round"]),
                  tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
                  tr.gettext("Position hashes 1 to 32 (HASHES):"),
                  f"<pre>{' '.join(r['hashes'])}</pre>"]
+        if held:
+            lines.append(tr.format("Positions held: {seats}", seats=Html(" · ".join(
+                f"{name(seat)} {' '.join(map(str, positions))}"
+                for seat, positions in held.items()))))
         if r["open"]:
             lines.append(tr.gettext("Opened positions (position|card|salt):"))
             lines.append("<pre>" + "\n".join(f"{p}|{c}|{s}" for p, c, s in r["open"]) + "</pre>")
         else:
             lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
         out.append("\n".join(lines))
+    if verify_url and out:
+        url = escape(proof_link(verify_url, played, names))
+        words = escape(tr.gettext("Check this hand in your browser"))
+        out[-1] += "\n\n" + tr.format(
+            "✅ {link} (docs/verify.html: the proof stays in the link, no server sees it).",
+            link=Html(f'<a href="{url}">{words}</a>'))
     return out
 
 
@@ -751,6 +809,7 @@ def day_text(at: int) -> str:
 
 
 def place_text(tr: Translator, title: str | None) -> Html:
+    title = group_title(title)
     return escape(title) if title else Html(tr.gettext("a group"))
 
 

@@ -45,7 +45,7 @@ HAND_IN_GROUP = N_("/hand works in a group.")
 """/hand in private."""
 HAND_USAGE = N_("Use /hand NUMBER, e.g. /hand 12 (numbers are in /history).")
 """/hand without a number, or with something else."""
-NO_SUCH_HAND = N_("No hand #{id} was played in this chat.")
+NO_SUCH_HAND = N_("No hand {id} was played in this chat.")
 """/hand N where N is not a settled hand of this chat."""
 
 # --------------------------------------------------------------------- /balance and /daily
@@ -131,7 +131,39 @@ LANGUAGE_OF_USER = N_("Your language: <b>{language}</b>. It is used in private m
 """/language in private; a button per language and "As in Telegram" follow."""
 LANGUAGE_AS_TELEGRAM = N_("As in Telegram")
 """The private menu's button back to the Telegram app's language."""
-GROUP_LANGUAGE_SAVED = N_("This group now reads {language}.")
-"""A group's language chosen (written in that language)."""
-USER_LANGUAGE_SAVED = N_("I will write to you in {language}.")
+GROUP_LANGUAGE_SAVED = N_("Saved. This group's language: {language}.")
+"""A group's language chosen (written in that language). The name comes after a colon:
+a language's name in itself is capitalised ("Български"), which reads wrong mid-sentence."""
+USER_LANGUAGE_SAVED = N_("Saved. Your language: {language}.")
 """A user's own language chosen (written in that language)."""
+
+# --------------------------------------------------------------------- the bot removed (bot.outbox)
+
+TABLE_CLOSED_NO_GROUP = N_("I can no longer write to {group}, so the table there is closed: a "
+                           "hand in play was refunded and your chips are back in your "
+                           "balance.")
+"""In private, to each player of a table whose group removed the bot or took away its right
+to write."""
+YOUR_GROUP = N_("your group")
+"""The group's name in that message when the bot does not know its title."""
+
+# --------------------------------------------------------------------- floods (bot.routes)
+
+SLOW_DOWN = N_("Too many commands at once: I will answer you again in {time}.")
+"""To a user who sent more commands in a few seconds than a person types; his next ones
+are ignored for that long."""
+SEED_NONE = N_("You have no seed yet: a random one is drawn for you at your first deal. Set "
+               "your own with /seed TEXT.")
+"""/seed alone, from a player who never had one."""
+
+SEED_IS = N_("Your seed: <code>{seed}</code>\nIts SHA-256, as the proof of each hand shows it: "
+             "<code>{hash}</code>\nChange it any time with /seed TEXT.")
+"""/seed alone: the player's seed now."""
+
+SEED_USAGE = N_("Use /seed TEXT: 1 to {most} characters of your own, mixed into every deal "
+                "at your tables from the next one on.")
+"""/seed with a text that cannot be a seed (too long, or not printable)."""
+
+SEED_SET = N_("Your seed is now <code>{seed}</code> (SHA-256 <code>{hash}</code>): it is "
+              "mixed into every deal at your tables from the next one on.")
+"""/seed TEXT went through."""

@@ -7,23 +7,30 @@ from typing import Any
 from telegram import Update
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     InlineQueryHandler,
+    MessageHandler,
     TypeHandler,
+    filters,
 )
 
-from bot import choose_language, commands, handlers, inline, practice
+from bot import choose_language, commands, handlers, inline, practice, replies
 from bot import languages as language_menu
 from bot.callback_data import PATTERN
-from bot.handling import Context
+from bot.flood import QUIET, Verdict
+from bot.handling import Context, reply
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add every handler; a command is answered by the first handler that takes it."""
+    # Before anything else: one user's flood of commands is not answered.
+    app.add_handler(TypeHandler(Update, _guard_commands), group=-3)
     # First of all, and awaited: who reads which language, for every handler after it.
     app.add_handler(TypeHandler(Update, _learn_languages), group=-2)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
     app.add_handler(CommandHandler("start", handlers.on_start))
     app.add_handler(CommandHandler("newgame", handlers.on_newgame))
     # Before the group's table commands: in a private chat they reach the practice table.
@@ -48,3 +55,22 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 async def _learn_languages(update: object, context: Context) -> None:
     if isinstance(update, Update):
         await context.services.languages.learn(update)
+
+
+async def _guard_commands(update: object, context: Context) -> None:
+    """A user past the burst is told once to slow down; his commands are then ignored."""
+    if not isinstance(update, Update):
+        return
+    message = update.message
+    user = update.effective_user
+    if message is None or user is None or not (message.text or "").startswith("/"):
+        return
+    verdict = context.services.guard.check(user.id)
+    if verdict is Verdict.ANSWER:
+        return
+    if verdict is Verdict.WARN:
+        await context.services.languages.learn(update)
+        tr = context.services.languages.for_user(user)
+        await reply(context, message, tr.format(replies.SLOW_DOWN,
+                                                time=tr.seconds(int(QUIET))))
+    raise ApplicationHandlerStop

@@ -83,6 +83,10 @@ class Settings(BaseSettings):
     webhook_url: str | None = Field(
         default=None, description="Public https address; when set the bot serves a webhook."
     )
+    verify_url: str | None = Field(
+        default=None,
+        description="Where docs/verify.html is served; /hand N links it with the hand's proof.",
+    )
     webhook_listen: str = Field(default="0.0.0.0", description="Address the webhook binds to.")
     webhook_port: int = Field(
         default=DEFAULT_WEBHOOK_PORT,
@@ -94,6 +98,10 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = Field(
         default=None, description="Secret Telegram sends back with every webhook call."
     )
+
+    webhook_take_over: bool = Field(
+        default=False,
+        description="Replace a webhook another process set for this token (a stale one).")
 
     public_url: str | None = Field(
         default=None,
@@ -145,6 +153,20 @@ class Settings(BaseSettings):
         description="Calls a minute the bot makes into one group (Telegram allows about 20).",
     )
     log_level: LogLevel = Field(default="INFO", description="Logging threshold.")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="text: one readable line a record; json: one JSON object "
+        "a line, with chat, table and hand as fields.")
+
+    health_port: int | None = Field(
+        default=None, ge=1, le=65535,
+        description="Port of /livez, /readyz, /healthz and /metrics; unset: not served "
+        "(in webhook mode /livez, /readyz and /healthz are on the webhook port too).")
+    health_listen: str = Field(default="127.0.0.1",
+                               description="Address the health and metrics port binds to.")
+    updates_stale_after: float = Field(
+        default=300, ge=0, le=7 * 24 * 3600,
+        description="Seconds without getUpdates answering (a webhook: without an update "
+        "while Telegram holds some) before /livez says the bot is not live; 0: never.")
 
     @field_validator("bot_token", mode="after")
     @classmethod
@@ -188,6 +210,17 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         return _http_url(value.strip(), "the webhook URL")
+
+    @field_validator("verify_url", mode="after")
+    @classmethod
+    def _verify_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return _http_url(value.strip(), "the verifier's URL")
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _log_format_lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("public_url", mode="after")
     @classmethod

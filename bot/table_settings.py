@@ -102,6 +102,9 @@ class TableSettings(BaseModel):
     nudge_after: Annotated[float, Field(ge=0, le=3600), Setting(
         "nudge", operator="nudge_after", presets=("0", "5", "10", "20", "30"))] = 10
     """Seconds a turn waits before its player is reminded privately; 0: never."""
+    reveal: Annotated[bool, Setting("reveal", ON_OFF)] = True
+    """Reveal the table's secret when it closes, so every deck it dealt can be recomputed
+    (folded cards too); off keeps folded cards private for good (docs/FAIRNESS.md)."""
 
     @property
     def max_buy_in(self) -> int:
@@ -152,7 +155,9 @@ class Declared:
                 raise ValueError(word)
             return self.setting.words[word]
         number = float(word) if self.kind is float else int(word)
-        if not math.isfinite(number):
+        # A long whole number is fine here (the bounds refuse it); `isfinite` of one past
+        # a float's range would raise OverflowError instead.
+        if isinstance(number, float) and not math.isfinite(number):
             raise ValueError(word)
         return None if number == 0 and self.optional else number
 
@@ -190,31 +195,42 @@ SETTING_NAMES = tuple(_BY_WORD)
 
 def change(current: TableSettings, name: str, value: str) -> TableSettings:
     """`current` with one setting changed from an admin's words, e.g. ("tie", "split")."""
+    said_name, said_value = echo(name), echo(value)
     declared = _BY_WORD.get(name.lower().replace("_", "").replace("-", ""))
     if declared is None:
-        raise BadSetting(N_("Unknown setting {name}. Known: {choices}."), name=name,
+        raise BadSetting(N_("Unknown setting {name}. Known: {choices}."), name=said_name,
                          choices=", ".join(SETTING_NAMES))
     try:
         new = declared.parse(value.strip().lower())
     except ValueError:
         if declared.setting.words:
-            raise BadSetting(N_("{name}: one of {choices}."), name=name,
+            raise BadSetting(N_("{name}: one of {choices}."), name=said_name,
                              choices=", ".join(declared.setting.words)) from None
-        raise BadSetting(N_("{name}: give a number."), name=name) from None
+        raise BadSetting(N_("{name}: give a number."), name=said_name) from None
     try:
         changed = current.model_validate({**current.model_dump(), declared.field: new})
         changed.rules()
     except ValidationError as err:
-        raise _out_of_bounds(name, value, err) from None
+        raise _out_of_bounds(said_name, said_value, err) from None
     except BadRules as err:
         least, most = err.params.get("least"), err.params.get("most")
         if least is None or most is None:
-            raise BadSetting(N_("{name} {value} is not accepted."), name=name,
-                             value=value) from None
+            raise BadSetting(N_("{name} {value} is not accepted."), name=said_name,
+                             value=said_value) from None
         raise BadSetting(N_("{name} {value} is not accepted: it must be from {least} to "
-                            "{most}."), name=name, value=value, least=least,
+                            "{most}."), name=said_name, value=said_value, least=least,
                          most=most) from None
     return changed
+
+
+ECHO_LIMIT = 32
+"""Longest piece of what the admin typed that a refusal repeats: a setting name or value
+of thousands of characters would make the answer longer than Telegram sends."""
+
+
+def echo(typed: str) -> str:
+    """`typed` as a refusal repeats it: at most `ECHO_LIMIT` characters, cut with "…"."""
+    return typed if len(typed) <= ECHO_LIMIT else typed[:ECHO_LIMIT - 1] + "…"
 
 
 _BOUNDS = {

@@ -16,11 +16,14 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
     ("practice", N_("Practice against computer players, in private: /practice 3")),
     ("table", N_("Post the table message again at the bottom of the chat")),
+    ("nextgame", N_("A private message when the next table opens here (/nextgame off "
+                    "cancels)")),
     ("notify", N_("Turn reminders in private on or off: /notify on, /notify off")),
     ("balance", N_("Your chips")),
     ("daily", N_("Your daily bonus chips")),
     ("history", N_("The last hands of this chat")),
     ("hand", N_("One hand in full with its fairness proof: /hand 12")),
+    ("seed", N_("Your own seed, mixed into every deal at your tables: /seed TEXT")),
     ("top", N_("This chat's leaderboard (/top all: every chat)")),
     ("stats", N_("Your figures and chart (reply to see a player's)")),
     ("settings", N_("Table settings of this chat (admins change them)")),
@@ -77,7 +80,8 @@ def rules_text(tr: Translator, settings: TableSettings) -> str:
         tr.gettext("<b>A hand</b>: everyone pays the ante. Before the deal the player left "
                    "of the dealer may bet blind; the next may double it, and so on. Then "
                    "each player bets or folds (there is no check); a raise goes up by at "
-                   "least the ante, and the first bet after a blind doubles the last blind."),
+                   "least the ante, and the first bet after a blind is at least double the "
+                   "last blind."),
         tr.gettext("When all but one fold, he takes the pot without showing. Otherwise the "
                    "best score wins. A player who cannot match goes all-in; side pots are "
                    "built as in poker."),

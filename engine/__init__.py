@@ -6,7 +6,16 @@ the same start plus the same actions always give the same hand.
 
 from engine.actions import Act, Action
 from engine.cards import CARDS, Card, Rank, Suit, format_hand, parse_hand
-from engine.deck import commitment, new_seed, root_hash, shuffled_deck, verify_opening
+from engine.deck import (
+    commitment,
+    hand_key,
+    new_seed,
+    root_hash,
+    secret_commitment,
+    seed_hash,
+    shuffled_deck,
+    verify_opening,
+)
 from engine.errors import (
     BadAction,
     BadAmount,
@@ -33,5 +42,6 @@ __all__ = [
     "CannotJoinSvara", "Card", "ChipMove", "Event", "GameError", "Hand", "HandOver", "Legal",
     "Limit", "NoRaise", "NotEnoughPlayers", "NotInHand", "NotYourTurn", "Phase", "Rank", "Rules",
     "ScoringRules", "SeatIn", "Suit", "TieRule", "WrongPhase", "commitment", "format_hand",
-    "new_seed", "parse_hand", "root_hash", "score", "shuffled_deck", "verify_opening",
+    "hand_key", "new_seed", "parse_hand", "root_hash", "score", "secret_commitment",
+    "seed_hash", "shuffled_deck", "verify_opening",
 ]

@@ -11,6 +11,11 @@ shown need to be opened. Position ``p`` (1 is the top card, dealt first) holding
 the root before the deal; afterwards it gives every position hash and the card and salt of
 the shown positions only. Anyone can recompute the shown hashes and the root; a folded
 player's cards stay hidden behind their salted hashes.
+
+The hand's seed itself is not the dealer's alone (`hand_key`): it mixes a table secret,
+committed to as ``SHA-256(secret)`` when the table opens, the deal's number at the table
+and the seeds of the seated players. Revealing the secret when the table closes lets
+anyone recompute every deck the table dealt. docs/FAIRNESS.md has the whole derivation.
 """
 
 from __future__ import annotations
@@ -24,6 +29,32 @@ from engine.cards import CARDS, Card
 def new_seed() -> bytes:
     """A fresh, unpredictable 32-byte seed for production shuffles."""
     return secrets.token_bytes(32)
+
+
+def sha256_hex(text: str) -> str:
+    """SHA-256 of a text's UTF-8 bytes, as 64 lowercase hex digits."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def secret_commitment(secret: str) -> str:
+    """What a table publishes before its first decision: SHA-256 of its secret (hex text)."""
+    return sha256_hex(secret)
+
+
+def seed_hash(seed: str) -> str:
+    """What of a player's seed enters a deal, and what the proof shows of it."""
+    return sha256_hex(seed)
+
+
+def hand_key(secret: str, nonce: int, seed_hashes: list[str]) -> bytes:
+    """The seed of one hand: ``SHA-256("svara-hand|SECRET|NONCE|H1,H2,...")`` as bytes.
+
+    ``secret`` is the table's secret (64 hex digits), ``nonce`` the deal's number at the
+    table (1, 2 ...), ``seed_hashes`` the `seed_hash` of every seated player's seed in seat
+    order. Every round's deck and every salt of the hand come from this key.
+    """
+    text = f"svara-hand|{secret}|{nonce}|{','.join(seed_hashes)}"
+    return hashlib.sha256(text.encode()).digest()
 
 
 class _Stream:

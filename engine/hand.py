@@ -298,10 +298,16 @@ class Hand:
                 self._emit(SatOut(i, "away" if s.sitting_out else "ante"))
         self._begin_round()
 
+    def _commit_next_round(self) -> None:
+        """Publish the next round's commitment (once): at its start, or for a svara as soon as
+        it opens, before anyone decides whether to buy in."""
+        if len(self.commitments) <= self.round_no:
+            self.commitments.append(commitment(self.seed, self.round_no + 1))
+
     def _begin_round(self) -> None:
+        self._commit_next_round()
         self.round_no += 1
         self.deck = shuffled_deck(self.seed, self.round_no)
-        self.commitments.append(commitment(self.seed, self.round_no))
         for s in self.seats:
             s.folded = False
             s.committed = 0
@@ -496,6 +502,7 @@ class Hand:
         self.dead = amount
         self.tied = tied
         self.stake = stake
+        self._commit_next_round()
         self._emit(SvaraOpened(amount, tied, stake, can_join))
         if can_join:
             self.phase = Phase.SVARA_JOIN

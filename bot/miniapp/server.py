@@ -160,6 +160,12 @@ class _Showing:
     def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         self.outbox.remind(live, player, language, left)
 
+    def moved(self, live: Live) -> None:
+        self.outbox.moved(live)
+
+    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        self.outbox.evicted(live, players)
+
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         self.outbox.resume(live, message_id=message_id, shown=shown)
 

@@ -46,6 +46,17 @@ def copy_with_backup_command(database: Path, target: Path) -> tuple[int, str]:
     return code, out.getvalue().strip()
 
 
+FOLDER_MODE = 0o700
+
+
+def make_private_folder(folder: Path) -> None:
+    """Create the backup folder for the bot's user alone (an existing one is left as set)."""
+    if folder.is_dir():
+        return
+    folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+    folder.chmod(FOLDER_MODE)  # mkdir's mode is cut by the umask
+
+
 def stamp_of(path: Path) -> float | None:
     """The time in the name of one of our backup files (None for any other file)."""
     match = NAME.fullmatch(path.name)
@@ -107,7 +118,7 @@ class Backups:
                 return None
             target = self.folder / f"{PREFIX}{datetime.fromtimestamp(now, UTC):{STAMP}}{SUFFIX}"
             try:
-                self.folder.mkdir(parents=True, exist_ok=True)
+                make_private_folder(self.folder)
                 code, said = await asyncio.to_thread(self.copier, self.database, target)
             except Exception as err:  # never let a backup stop play
                 code, said = -1, f"{type(err).__name__}: {err}"

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from bot.ops.restore import restore
 from bot.ops.status import status
-
-
-def _default_db() -> Path:
-    return Path(os.environ.get("SVARA_DATABASE") or "svara.sqlite3")
+from bot.ops.where import announce, resolve
+from bot.store.cli import add_target_options
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -20,11 +17,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     back = sub.add_parser("restore", help="put a backup in place of the database (bot stopped)")
     back.add_argument("backup", type=Path, help="the backup file")
-    back.add_argument("--db", type=Path, default=_default_db(),
-                      help="database file (default: SVARA_DATABASE or svara.sqlite3)")
+    add_target_options(back)
     show = sub.add_parser("status", help="how the bot on a database file is")
-    show.add_argument("--db", type=Path, default=_default_db(),
-                      help="database file (default: SVARA_DATABASE or svara.sqlite3)")
+    add_target_options(show)
     return parser
 
 
@@ -34,6 +29,16 @@ def main(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    target = resolve(args.db, args.env_file, sys.stderr)
+    if target is None:
+        return 2
+    announce(target, sys.stderr)
     if args.command == "restore":
-        return restore(args.backup, args.db, out=sys.stdout, err=sys.stderr)
-    return status(args.db, out=sys.stdout)
+        return restore(args.backup, target.path, out=sys.stdout, err=sys.stderr)
+    settings = target.settings
+    live_url = None
+    if settings is not None and settings.health_port is not None:
+        host = settings.health_listen if settings.health_listen not in ("0.0.0.0", "::", "") \
+            else "127.0.0.1"
+        live_url = f"http://{host}:{settings.health_port}/livez"
+    return status(target.path, out=sys.stdout, live_url=live_url)

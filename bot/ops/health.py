@@ -35,7 +35,14 @@ def database_writable(path: Path) -> bool:
 
 
 class Health:
-    """The running bot's vital signs; `mark_update()` on every update received."""
+    """The running bot's vital signs; `mark_update()` on every update received.
+
+    *Ready* (``GET /readyz``): the store takes and commits a write transaction. *Live*
+    (``GET /livez``): the event loop answers (or nothing would), and updates come in:
+    with long polling, getUpdates answered (`mark_fetch`) within ``stale_after`` seconds;
+    with a webhook, an update arrived within that bound, or Telegram says none is waiting
+    (`mark_webhook_info`). ``stale_after`` 0 checks the loop alone.
+    """
 
     def __init__(
         self,
@@ -43,21 +50,54 @@ class Health:
         *,
         store: Callable[[], Store | None],
         open_tables: Callable[[], int],
+        webhook: bool = False,
+        stale_after: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
         self.database = database
         self._store = store
         self._open_tables = open_tables
+        self.webhook = webhook
+        self.stale_after = stale_after
         self._clock = clock
         self._wall = wall
         self._started = clock()
+        self._started_wall = wall()
         self.last_update: float | None = None
+        self.last_fetch: float | None = None
+        self.pending: tuple[float, int] | None = None
+        """When Telegram last said how many updates wait for the webhook, and how many."""
         self._checked: tuple[float, bool] | None = None
         self._checking: asyncio.Task[bool] | None = None
 
     def mark_update(self) -> None:
         self.last_update = self._wall()
+
+    def mark_fetch(self) -> None:
+        self.last_fetch = self._wall()
+
+    def mark_webhook_info(self, pending: int) -> None:
+        self.pending = (self._wall(), pending)
+
+    def live(self) -> tuple[bool, str]:
+        """Whether updates come in as they should, and why not."""
+        bound = self.stale_after
+        if bound <= 0:
+            return True, "ok"
+        now = self._wall()
+        if not self.webhook:
+            last = self.last_fetch if self.last_fetch is not None else self._started_wall
+            if now - last > bound:
+                return False, f"getUpdates has not answered for {int(now - last)} s"
+            return True, "ok"
+        last = self.last_update if self.last_update is not None else self._started_wall
+        if now - last <= bound:
+            return True, "ok"
+        if self.pending is not None and now - self.pending[0] <= bound and self.pending[1] == 0:
+            return True, "ok"  # quiet: Telegram has nothing waiting for us
+        waiting = "" if self.pending is None else f"; {self.pending[1]} wait at Telegram"
+        return False, f"no update has arrived for {int(now - last)} s{waiting}"
 
     async def database_ok(self) -> bool:
         """The file is writable and the store takes (and commits) a write transaction.
@@ -89,13 +129,17 @@ class Health:
 
     async def report(self) -> dict[str, Any]:
         ok = await self.database_ok()
+        live, why = self.live()
         return {
-            "status": "ok" if ok else "unavailable",
+            "status": "ok" if ok and live else "unavailable",
             "version": version(),
             "uptime_seconds": int(self._clock() - self._started),
             "open_tables": self._open_tables(),
             "database_ok": ok,
+            "live": live,
+            "live_problem": None if live else why,
             "last_update_at": iso(self.last_update),
+            "last_fetch_at": iso(self.last_fetch),
         }
 
 

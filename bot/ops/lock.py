@@ -1,7 +1,8 @@
 """One process per database: a lock file next to it, held while the bot (or a restore) runs.
 
 ``svara.sqlite3.lock`` is locked with ``flock``, which the kernel releases when the process
-ends, however it ends: a crash never leaves a stale lock. The file also says who holds it
+ends, however it ends: a crash never leaves a stale lock (only, after a crash, an unlocked
+file, which the next start takes). A clean release removes the file. The file also says who holds it
 (pid and start time) so ``status`` and a refused start can name the process.
 """
 
@@ -51,15 +52,21 @@ class DatabaseLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise Busy(self.path, read_holder(self.path)) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            # The holder before us removes the file before letting go: if the name now
+            # names another file (or none), our lock is on a file nobody else will see.
+            if _same_file(fd, self.path):
+                break
             os.close(fd)
-            raise Busy(self.path, read_holder(self.path)) from None
-        except BaseException:
-            os.close(fd)
-            raise
         note = json.dumps({"pid": os.getpid(), "started_at": self.now, "role": self.role})
         with contextlib.suppress(OSError):  # the note is a courtesy; the lock is what counts
             os.ftruncate(fd, 0)
@@ -67,11 +74,13 @@ class DatabaseLock:
         self._fd = fd
 
     def release(self) -> None:
+        """Remove the lock file, then let go of it: nothing is left beside the database."""
         if self._fd is None:
             return
         fd, self._fd = self._fd, None
         with contextlib.suppress(OSError):
             os.ftruncate(fd, 0)
+            os.unlink(self.path)
         os.close(fd)  # closing releases the flock
 
     def __enter__(self) -> DatabaseLock:
@@ -82,6 +91,15 @@ class DatabaseLock:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def read_holder(path: Path) -> Holder | None:

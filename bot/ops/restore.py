@@ -1,7 +1,8 @@
 """``python -m bot restore BACKUP [--db PATH]``: put a backup in place of the database.
 
 The backup is copied next to the database with the ``backup`` command's function
-(SQLite's backup API and an integrity check), audited, and its schema checked; only a
+(SQLite's backup API and an integrity check), audited, and its schema compared with the
+one the bot's migrations make (every table, index and trigger, word for word); only a
 copy that passes all three replaces the database. The database it replaces is kept
 beside it (``svara.sqlite3.before-restore-<time>``, with its journal files). The whole
 restore holds the database's lock: it refuses while a bot runs on that file, and a bot
@@ -20,11 +21,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+import aiosqlite
+
 from bot.ops.lock import Busy, DatabaseLock
 from bot.store import cli
 from bot.store.audit import audit_file
 from bot.store.cli import run_sync
-from bot.store.migrations import LATEST
+from bot.store.migrations import LATEST, migrate
+from bot.store.sql import fetchall, read_only_uri
 
 SIDECARS = ("-wal", "-shm")
 
@@ -80,8 +84,7 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
         return 1
     kept = None
     if database.exists():
-        stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%dT%H%M%SZ")
-        kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+        kept = _free_name(database, now)
         # The file with its journal files moves as one: together they are the old database.
         for suffix in SIDECARS:
             side = database.with_name(database.name + suffix)
@@ -95,6 +98,19 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
     if kept is not None:
         print(f"the database it replaced is kept at {kept}", file=out)
     return 0
+
+
+def _free_name(database: Path, now: float) -> Path:
+    """A name for the replaced database that no file (nor journal file) has yet: a second
+    restore within the same second never overwrites the copy the first one kept. The
+    database's lock keeps other restores out while the name is chosen and used."""
+    stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = f"{database.name}.before-restore-{stamp}"
+    for n in range(1, 10_000):
+        kept = database.with_name(base if n == 1 else f"{base}-{n}")
+        if not any(kept.with_name(kept.name + s).exists() for s in ("", *SIDECARS)):
+            return kept
+    raise OSError(f"too many copies named {base}-N beside the database")
 
 
 def _check_copy(path: Path) -> str | None:
@@ -112,9 +128,56 @@ def _check_copy(path: Path) -> str | None:
         return f"was made by a newer version of the bot (schema {version}, this knows {LATEST})"
     if version == 0:
         return "holds no bot data (schema 0)"
+    differences = run_sync(schema_differences(path, version))
+    if differences:
+        shown = ", ".join(differences[:5]) + (" ..." if len(differences) > 5 else "")
+        return (f"has a schema that differs from the one the bot's migrations make "
+                f"(schema {version}: {shown})")
     if not report.ok:
         return f"fails the audit ({report.summary()})"
     return None
+
+
+Entry = tuple[str, str, str, str | None]
+"""A row of ``sqlite_schema``: type, name, table, SQL."""
+
+
+def _entries(rows: list[tuple[object, ...]]) -> dict[tuple[str, str], Entry]:
+    return {(str(r[0]), str(r[1])): (str(r[0]), str(r[1]), str(r[2]),
+                                     None if r[3] is None else str(r[3]))
+            for r in rows if not str(r[1]).startswith("sqlite_")}
+
+
+_SCHEMA = "SELECT type, name, tbl_name, sql FROM sqlite_schema"
+
+
+async def schema_differences(path: Path, version: int) -> list[str]:
+    """Each table, index, trigger or view of the file at ``path`` that differs from what
+    migrations 1 to ``version`` make (missing, extra, or with other SQL); [] if none.
+
+    The checks and the triggers that keep the money columns equal to the ledger live in
+    the schema: a copy whose guards were dropped or rewritten must never go in place."""
+    reference = await aiosqlite.connect(":memory:", isolation_level=None)
+    try:
+        await migrate(reference, path=":memory:", target=version)
+        expected = _entries([tuple(r) for r in await fetchall(reference, _SCHEMA)])
+    finally:
+        await reference.close()
+    conn = sqlite3.connect(read_only_uri(path), uri=True)
+    try:
+        found = _entries([tuple(r) for r in conn.execute(_SCHEMA).fetchall()])
+    finally:
+        conn.close()
+    differences = []
+    for key in sorted(expected.keys() | found.keys()):
+        kind, name = key
+        if key not in found:
+            differences.append(f"{kind} {name} is missing")
+        elif key not in expected:
+            differences.append(f"{kind} {name} is not the bot's")
+        elif found[key] != expected[key]:
+            differences.append(f"{kind} {name} was changed")
+    return differences
 
 
 def _sync_folder(folder: Path) -> None:

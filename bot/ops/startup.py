@@ -2,7 +2,8 @@
 wrong and what to do, and none of them changes the database.
 
 The database is checked before anything is written: its folder, the lock (one bot per
-file), write access, that it is a SQLite file at all, and that this code knows its schema.
+file), write access, that it is a SQLite file at all, that this code knows its schema,
+and that SQLite finds no damaged page in it.
 Only then is Telegram asked who the bot is, and only after that is the store opened (and
 migrated). A failed start therefore leaves the file as it was.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -62,16 +64,19 @@ def lock_database(database: Path, *, now: float | None = None) -> DatabaseLock:
     except Busy as busy:
         who = f"pid {busy.holder.pid}, a {busy.holder.role}" if busy.holder else "unknown"
         raise _refuse(f"another process ({who}) is using the database {database}",
-                      "stop it first, or give this bot its own SVARA_DATABASE") from None
+                      "stop it first (a bot token runs in one process at a time, and only "
+                      "that process uses the database)") from None
     except OSError as err:
         raise _write_problem(folder, err, "the database folder") from None
     return lock
 
 
-def check_database(database: Path) -> None:
-    """Refuse a database this bot could not write or does not understand; change nothing."""
+def check_database(database: Path) -> int:
+    """Refuse a database this bot could not write or does not understand; change nothing.
+
+    Returns its schema version (0 for none yet)."""
     if not database.exists():
-        return  # created at the first start; the lock proved the folder writable
+        return 0  # created at the first start; the lock proved the folder writable
     for path in (database, *_sidecars(database)):
         try:
             os.close(os.open(path, os.O_RDWR))  # opening for writing writes nothing
@@ -84,6 +89,57 @@ def check_database(database: Path) -> None:
             f"(schema {version}, this version knows up to {LATEST})",
             "run the newer version, or restore a backup made by this one "
             "(python -m bot restore BACKUP)")
+    if version > 0:
+        _check_integrity(database)
+    return version
+
+
+def backup_before_migrating(database: Path, version: int, folder: Path | None,
+                            *, now: float | None = None) -> Path | None:
+    """Before this version migrates a database that holds data, a checked copy of it as it
+    was: in the backup folder when there is one, else beside the database. Never removed
+    by the rotation of automatic backups. Returns the copy (None: nothing to migrate)."""
+    if version == 0 or version >= LATEST:
+        return None
+    from bot.ops.backups import copy_with_backup_command, make_private_folder
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    where = folder if folder is not None else database.parent
+    target = where / f"{database.name}.before-schema-{LATEST}-{stamp}"
+    try:
+        make_private_folder(where)
+        code, said = copy_with_backup_command(database, target)
+    except OSError as err:
+        code, said = 1, str(err.strerror or err)
+    if code != 0:
+        raise _refuse(f"the copy of {database} to take before upgrading its schema from "
+                      f"{version} to {LATEST} failed ({said[:200]})",
+                      "free space or fix SVARA_BACKUP_DIR, then start again; nothing was "
+                      "changed")
+    return target
+
+
+def _check_integrity(database: Path) -> None:
+    """Refuse a file SQLite finds damaged: it would open, then fail every move that reads
+    the damaged pages. Read-only; the quick check reads every page once."""
+    # Without a write-ahead log beside it the file alone is the database: opened as
+    # immutable, SQLite creates no -wal or -shm file for the check.
+    wal = database.with_name(database.name + "-wal").exists()
+    uri = database.resolve().as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            rows = conn.execute("PRAGMA quick_check(5)").fetchall()
+        finally:
+            conn.close()
+        found = "; ".join(str(row[0]) for row in rows)
+    except sqlite3.DatabaseError as err:
+        found = str(err)
+    if found != "ok":
+        raise _refuse(f"the database {database} is damaged (SQLite's check says: "
+                      f"{found[:200]})",
+                      "restore the newest backup (python -m bot restore BACKUP); keep the "
+                      "damaged file for inspection")
 
 
 def _sidecars(database: Path) -> list[Path]:
@@ -127,6 +183,26 @@ def _schema_version(database: Path) -> int:
             conn.close()
     except sqlite3.DatabaseError:
         raise _not_a_database(database) from None
+
+
+def check_port(listen: str, port: int, variable: str = "SVARA_WEBHOOK_PORT") -> None:
+    """Refuse a webhook address nothing could listen on, before the database is touched.
+
+    A probe: the port is bound (as aiohttp binds it) and let go at once; the server binds
+    it for good once the store is open.
+    """
+    try:
+        with socket.create_server((listen, port), reuse_port=False):
+            pass
+    except OSError as err:
+        raise port_problem(listen, port, err, variable) from None
+
+
+def port_problem(listen: str, port: int, err: OSError,
+                 variable: str = "SVARA_WEBHOOK_PORT") -> StartupError:
+    """The line for an address (the webhook's, or the health port's) nothing can listen on."""
+    return StartupError(f"Cannot start: cannot listen on {listen}:{port} "
+                        f"({err.strerror or err}); free the port or set {variable}.")
 
 
 def explain_telegram_error(err: TelegramError, api_base_url: str) -> StartupError:

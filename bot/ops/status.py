@@ -1,5 +1,10 @@
 """``python -m bot status [--db PATH]``: how the bot on a database file is, read-only.
 
+It exits 0 only when a bot process holds the database, the file is usable and, when the
+settings name a health port, that bot's ``GET /livez`` answers 200; "not running" (a
+process that crashed or was killed holds nothing: the kernel let go of its lock) and
+every other answer exit 1. The container's health check is this command.
+
 It prints the keys of ``GET /healthz`` that a file can answer (a bot polling has no web
 server to ask): the version of this code, whether a bot runs on the file (and since when),
 the open tables, whether the database is usable, and the time of the last recorded
@@ -11,6 +16,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -80,8 +87,29 @@ def status_report(database: Path, *, wall: Callable[[], float] = time.time) -> d
     return report
 
 
-def status(database: Path, *, out: TextIO) -> int:
-    """Print the status as JSON; 0 when the database is usable, 1 when not."""
+def probe(url: str, timeout: float = 5.0) -> tuple[bool, str]:
+    """GET ``url`` of the running bot's health port: (answered 200, what it said)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as reply:
+            return reply.status == 200, reply.read(2000).decode("utf-8", "replace")
+    except urllib.error.HTTPError as err:
+        return False, err.read(2000).decode("utf-8", "replace")
+    except (OSError, ValueError) as err:
+        return False, f"no answer from {url}: {err}"
+
+
+def status(database: Path, *, out: TextIO, live_url: str | None = None) -> int:
+    """Print the status as JSON; 0 when a bot runs on a usable database (and, with
+    ``live_url``, its ``/livez`` answers 200), 1 when not."""
     report = status_report(database)
+    if not report["running"]:
+        report["status"] = "not running"
+        report.setdefault("problem", "no bot process holds this database")
+    elif live_url is not None:
+        live, said = probe(live_url)
+        report["live"] = live
+        if not live:
+            report["status"] = "not live"
+            report["problem"] = said.strip()[:500]
     print(json.dumps(report, indent=2), file=out)
-    return 0 if report["database_ok"] else 1
+    return 0 if report["status"] == "ok" else 1

@@ -1,4 +1,8 @@
-"""The bot's own HTTP server in webhook mode: Telegram's updates in, and ``GET /healthz``.
+"""The bot's own HTTP server: Telegram's updates in (webhook mode), health and metrics.
+
+``GET /livez`` answers 200 while updates come in (`Health.live`), ``GET /readyz`` 200
+while the store can write, ``GET /healthz`` both with details, ``GET /metrics`` the
+Prometheus figures (`bot.metrics`, on the health port only, never the public webhook).
 
 PTB's built-in webhook server reads a request's whole body before it looks at the secret,
 and sets no size limit; this one refuses a request without the right
@@ -19,6 +23,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot.metrics import CONTENT_TYPE, Metrics
 from bot.ops.health import Health
 
 log = logging.getLogger(__name__)
@@ -28,30 +33,38 @@ MAX_BODY = 1024 * 1024
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 HEALTH_PATH = "/healthz"
+LIVE_PATH = "/livez"
+READY_PATH = "/readyz"
+METRICS_PATH = "/metrics"
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
 
 class WebServer:
-    """Serve ``POST /<path>`` (updates) and ``GET /healthz`` until `stop()`."""
+    """Serve ``POST /<path>`` (updates; without a path, none), ``GET /healthz``,
+    ``/livez``, ``/readyz`` and, with `metrics`, ``GET /metrics`` until `stop()`."""
 
     def __init__(
         self,
         app: AnyApp,
         health: Health,
         *,
-        secret: str,
-        path: str,
+        secret: str = "",
+        path: str | None,
         listen: str,
         port: int,
+        metrics: Metrics | None = None,
+        serve_metrics: bool = False,
         routes: Callable[[web.Application], None] | None = None,
     ) -> None:
-        if not secret:
+        if path is not None and not secret:
             raise ValueError("a webhook needs a secret")
         self.app = app
         self.health = health
+        self.metrics = metrics
+        self.serve_metrics = serve_metrics and metrics is not None
         self._secret = secret.encode()
-        self.path = "/" + path.strip("/")
+        self.path = None if path is None else "/" + path.strip("/")
         self.listen = listen
         self._port = port
         self._runner: web.AppRunner | None = None
@@ -65,8 +78,13 @@ class WebServer:
 
     async def start(self) -> None:
         web_app = web.Application(client_max_size=MAX_BODY)
-        web_app.router.add_post(self.path, self._update)
+        if self.path is not None:
+            web_app.router.add_post(self.path, self._update)
         web_app.router.add_get(HEALTH_PATH, self._healthz)
+        web_app.router.add_get(LIVE_PATH, self._livez)
+        web_app.router.add_get(READY_PATH, self._readyz)
+        if self.serve_metrics:
+            web_app.router.add_get(METRICS_PATH, self._metrics)
         if self._routes is not None:
             self._routes(web_app)
         runner = web.AppRunner(web_app, access_log=None, handle_signals=False,
@@ -99,21 +117,53 @@ class WebServer:
             body = await request.read()  # aiohttp stops at client_max_size
         except web.HTTPRequestEntityTooLarge:
             return _closing(web.Response(status=413, text="too large"))
-        try:
-            data = json.loads(body)
-            update = Update.de_json(data, self.app.bot)
-        except (ValueError, TypeError, KeyError) as err:
-            log.warning("webhook: a request that is not an update (%s)", type(err).__name__)
-            return web.Response(status=400, text="not an update")
+        update = self._parse(body)
         if update is None:
             return web.Response(status=400, text="not an update")
-        self.health.mark_update()
+        if self.metrics is not None:
+            press = update.callback_query.id if update.callback_query is not None else None
+            self.metrics.update_received(press)  # marks the health too
+        else:
+            self.health.mark_update()
         await self.app.update_queue.put(update)
         return web.Response(status=200)
 
+    def _parse(self, body: bytes) -> Update | None:
+        """The update in ``body``, or None (logged in one line) for anything else."""
+        try:
+            data = json.loads(body)
+        except ValueError:
+            log.warning("webhook: a request whose body is not JSON (%d bytes)", len(body))
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+            log.warning("webhook: a request whose JSON is not an update (%s)",
+                        type(data).__name__)
+            return None
+        try:
+            return Update.de_json(data, self.app.bot)
+        except Exception as err:  # any shape PTB cannot read is the sender's fault
+            log.warning("webhook: a request that is not an update (%s)", type(err).__name__)
+            return None
+
     async def _healthz(self, request: web.Request) -> web.StreamResponse:
         report = await self.health.report()
-        return web.json_response(report, status=200 if report["database_ok"] else 503)
+        return web.json_response(report, status=200 if report["status"] == "ok" else 503)
+
+    async def _livez(self, request: web.Request) -> web.StreamResponse:
+        live, why = self.health.live()
+        return web.json_response({"live": live, "problem": None if live else why},
+                                 status=200 if live else 503)
+
+    async def _readyz(self, request: web.Request) -> web.StreamResponse:
+        ready = await self.health.database_ok()
+        return web.json_response(
+            {"ready": ready, "problem": None if ready else "the database cannot be written"},
+            status=200 if ready else 503)
+
+    async def _metrics(self, request: web.Request) -> web.StreamResponse:
+        assert self.metrics is not None
+        body = self.metrics.render()
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
 
 
 def _closing(response: web.Response) -> web.Response:

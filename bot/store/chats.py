@@ -82,3 +82,35 @@ class Chats:
             return await _get(conn, chat_id)
 
         return await self._db.write(work)
+
+    async def migrate(self, old: int, new: int) -> int:
+        """Move the chat's settings, language, tables, history and statistics to its new
+        id (one transaction); how many tables moved."""
+        now = int(self._clock())
+        return await self._db.write(lambda conn: move_chat(conn, old, new, now))
+
+
+async def move_chat(conn: Conn, old: int, new: int, now: int) -> int:
+    """Everything the bot keeps of chat `old` now belongs to `new` (a group that Telegram
+    upgraded to a supergroup); the number of tables that moved."""
+    if type(old) is not int or type(new) is not int or old == new:
+        raise BadInput(f"a chat moves to another chat id, not {old!r} to {new!r}")
+    if await fetchone(conn, "SELECT 1 FROM chats WHERE id = ?", (old,)) is None:
+        return 0  # moved already (Telegram tells a migration more than once), or never seen
+    await ensure_chat(conn, new, now)
+    # The supergroup may have spoken first (a fresh row): the group's choices win.
+    await execute(conn, """
+        UPDATE chats SET
+            settings = (SELECT settings FROM chats WHERE id = ?1),
+            language = ifnull((SELECT language FROM chats WHERE id = ?1), language),
+            title = ifnull(title, (SELECT title FROM chats WHERE id = ?1)),
+            updated_at = ?3
+        WHERE id = ?2""", (old, new, now))
+    cursor = await execute(conn, "UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new, old))
+    moved = cursor.rowcount
+    await execute(conn, "UPDATE hand_players SET chat_id = ? WHERE chat_id = ?", (new, old))
+    await execute(conn, "INSERT OR IGNORE INTO next_game (chat_id, user_id, at)"
+                        " SELECT ?, user_id, at FROM next_game WHERE chat_id = ?", (new, old))
+    await execute(conn, "DELETE FROM next_game WHERE chat_id = ?", (old,))
+    await execute(conn, "DELETE FROM chats WHERE id = ?", (old,))
+    return moved

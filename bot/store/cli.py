@@ -1,9 +1,11 @@
-"""Operator commands: ``audit [--db PATH]``, ``backup PATH [--db PATH]`` and
-``grant USER_ID AMOUNT --reason TEXT [--db PATH]``.
+"""Operator commands: ``audit [--db PATH]``, ``backup PATH [--db PATH]``,
+``grant USER AMOUNT --reason TEXT [--db PATH]`` and ``users [NAME] [--db PATH]``.
 
 ``python -m bot audit`` and ``python -m bot backup`` dispatch here (so does
-``python -m bot.store.cli``). Both work while the bot is running: the audit reads one
-consistent snapshot, and the backup copies one with SQLite's online backup API.
+``python -m bot.store.cli``). They all work while the bot is running: the audit reads one
+consistent snapshot, and the backup copies one with SQLite's online backup API. Without
+``--db`` they act on the bot's own database (``SVARA_DATABASE`` from the environment or
+``.env``, see `bot.ops.where`), and say which file that is.
 """
 
 from __future__ import annotations
@@ -15,34 +17,47 @@ import sqlite3
 import sys
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.store.audit import audit_file
+from bot.store.db import create_private
 from bot.store.errors import StoreError
 from bot.store.migrations import LATEST, schema_version
 from bot.store.sql import fetchone, read_only_uri
 
 T = TypeVar("T")
 
-DEFAULT_DB = Path("svara.sqlite3")
+DB_HELP = "database file (default: the bot's SVARA_DATABASE, from the environment or .env)"
+ENV_HELP = "read the settings from this file as well as the environment (default: .env)"
+
+
+def add_target_options(command: argparse.ArgumentParser) -> None:
+    """``--db`` and ``--env-file``, the same on every operator command."""
+    command.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    command.add_argument("--env-file", type=Path, default=None, metavar="PATH", help=ENV_HELP)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     audit = sub.add_parser("audit", help="check that every chip is accounted for")
-    audit.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
+    add_target_options(audit)
     backup = sub.add_parser("backup", help="copy the database safely while the bot runs")
     backup.add_argument("path", type=Path, help="where to write the copy")
-    backup.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
+    add_target_options(backup)
     grant = sub.add_parser("grant", help="give a player chips (written to the ledger)")
-    grant.add_argument("user_id", type=int, help="the player's Telegram user id")
+    grant.add_argument("user", help="the player's Telegram user id (python -m bot users NAME "
+                                    "finds it)")
     grant.add_argument("amount", type=int, help="chips to give (a positive whole number)")
     grant.add_argument("--reason", required=True, help="why; kept with the ledger row")
-    grant.add_argument("--db", type=Path, default=DEFAULT_DB, help="database file")
+    add_target_options(grant)
+    users = sub.add_parser("users", help="players whose name contains NAME, with their ids")
+    users.add_argument("name", nargs="?", default="", help="part of the name (any case)")
+    add_target_options(users)
     return parser
 
 
@@ -51,6 +66,12 @@ def grant(db: Path, user_id: int, amount: int, reason: str) -> int:
     problem = _check_source(db)
     if problem:
         print(f"grant: {problem}", file=sys.stderr)
+        return 2
+    if user_id <= 0:
+        # Telegram's user ids are positive; the store keeps practice wallets and computer
+        # players under negative ones, which no operator may fill.
+        print(f"grant: {user_id} is not a Telegram user id (those are positive numbers; "
+              "python -m bot users NAME lists the players)", file=sys.stderr)
         return 2
     if amount <= 0 or not reason.strip():
         print("grant: the amount must be positive and the reason not empty", file=sys.stderr)
@@ -135,6 +156,7 @@ def backup(db: Path, target: Path) -> int:
 async def _copy(db: Path, partial: Path) -> tuple[str, int]:
     """Copy ``db`` into the new file ``partial``; its integrity check and schema version."""
     source = aiosqlite.connect(read_only_uri(db), uri=True)
+    create_private(partial)
     # The backup runs on the source's thread and writes through this connection.
     copy = aiosqlite.connect(partial, check_same_thread=False)
     async with source, copy:
@@ -148,17 +170,78 @@ async def _copy(db: Path, partial: Path) -> tuple[str, int]:
         return str(row[0] if row is not None else "no answer"), await schema_version(copy)
 
 
+USERS_LIMIT = 50
+_USERS = """
+SELECT id, name, balance, updated_at FROM users
+WHERE id > 0 AND instr(lower(name), lower(?)) > 0
+ORDER BY updated_at DESC, id LIMIT ?
+"""
+
+
+def users(db: Path, name: str) -> int:
+    """List the players whose name contains ``name`` (any case): id, balance, last seen."""
+    problem = _check_source(db)
+    if problem:
+        print(f"users: {problem}", file=sys.stderr)
+        return 2
+
+    def read() -> list[tuple[int, str, int, int]]:
+        conn = sqlite3.connect(read_only_uri(db), uri=True)
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            return [(int(r[0]), str(r[1]), int(r[2]), int(r[3]))
+                    for r in conn.execute(_USERS, (name, USERS_LIMIT + 1))]
+        finally:
+            conn.close()
+
+    try:
+        found = read()
+    except sqlite3.Error as err:
+        print(f"users: cannot read {db}: {err}", file=sys.stderr)
+        return 2
+    if not found:
+        print(f"no player's name contains {name!r}" if name else "no players yet")
+        return 1
+    print(f"{'id':>12}  {'balance':>10}  {'last seen (UTC)':<16}  name")
+    for user_id, user_name, balance, seen in found[:USERS_LIMIT]:
+        when = datetime.fromtimestamp(seen, UTC).strftime("%Y-%m-%d %H:%M")
+        print(f"{user_id:>12}  {balance:>10}  {when:<16}  {user_name}")
+    if len(found) > USERS_LIMIT:
+        print(f"(the {USERS_LIMIT} seen most recently; give more of the name to narrow it)")
+    return 0
+
+
+def _user_id(text: str) -> int | None:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
 def main(argv: list[str]) -> int:
     """Run one operator command; ``argv`` starts with the command name."""
+    from bot.ops.where import announce, resolve
+
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    target = resolve(args.db, args.env_file, sys.stderr)
+    if target is None:
+        return 2
+    announce(target, sys.stderr)
     if args.command == "audit":
-        return audit(args.db)
+        return audit(target.path)
+    if args.command == "users":
+        return users(target.path, args.name)
     if args.command == "grant":
-        return grant(args.db, args.user_id, args.amount, args.reason)
-    return backup(args.db, args.path)
+        user_id = _user_id(args.user)
+        if user_id is None:
+            print(f"grant: {args.user!r} is not a user id; python -m bot users NAME lists "
+                  "the players with their ids", file=sys.stderr)
+            return 2
+        return grant(target.path, user_id, args.amount, args.reason)
+    return backup(target.path, args.path)
 
 
 if __name__ == "__main__":

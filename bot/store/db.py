@@ -16,6 +16,8 @@ interleave inside one ``BEGIN ... COMMIT``. So every unit of work goes through `
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sqlite3
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
@@ -42,6 +44,41 @@ class OpenOptions(TypedDict, total=False):
     busy_timeout_ms: int
 
 
+class StatementFilter(logging.Filter):
+    """Keep statements and their values out of aiosqlite's log (it logs, at DEBUG, every
+    call with its arguments: a hand's seed, a table's secret). Only the call's name stays."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(_call_name(a) for a in record.args)
+        elif record.args:
+            record.args = None
+            record.msg = str(record.msg).replace("%", "%%")
+        return True
+
+
+def _call_name(value: object) -> object:
+    if isinstance(value, BaseException):
+        return type(value).__name__
+    function = getattr(value, "func", value)
+    return getattr(function, "__qualname__", None) or type(value).__name__
+
+
+_STATEMENTS = StatementFilter()
+
+
+def hide_statements() -> None:
+    """Put the `StatementFilter` on aiosqlite's logger (once; calling again is harmless)."""
+    logger = logging.getLogger("aiosqlite")
+    if _STATEMENTS not in logger.filters:
+        logger.addFilter(_STATEMENTS)
+
+
+def show_statements() -> None:
+    """Take the filter off again (tests prove with it that the filter is what hides)."""
+    logging.getLogger("aiosqlite").removeFilter(_STATEMENTS)
+
+
 async def _to_the_end(step: Awaitable[T]) -> T:
     """Await ``step`` to its end even if the caller is cancelled meanwhile, then re-raise.
 
@@ -58,6 +95,26 @@ async def _to_the_end(step: Awaitable[T]) -> T:
     if cancelled:
         raise asyncio.CancelledError
     return task.result()
+
+
+FILE_MODE = 0o600
+"""The database, its journal files and every backup: readable by the bot's user alone."""
+
+
+def create_private(path: Path) -> None:
+    """Create ``path`` empty with `FILE_MODE` unless it exists (whatever the umask).
+
+    SQLite gives the ``-wal``, ``-shm`` and ``-journal`` files it creates beside a database
+    the database file's own mode, so they are private too.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, FILE_MODE)  # O_CREAT's mode is cut by the umask, never widened
+    finally:
+        os.close(fd)
 
 
 def _raise(err: BaseException) -> NoReturn:
@@ -119,6 +176,7 @@ class Database:
         if type(busy_timeout_ms) is not int or busy_timeout_ms < 0:
             raise ValueError("busy_timeout_ms must be a whole number >= 0")
         where = Path(path)
+        create_private(where)
         writer = await aiosqlite.connect(where, isolation_level=None)
         reader: Conn | None = None
         try:

@@ -31,6 +31,7 @@ from bot.store.errors import (
     NotSeated,
     UnknownHand,
 )
+from bot.store.fairness import record_proof
 from bot.store.history import record_players
 from bot.store.models import HandRow, Movement, Settled
 from bot.store.sql import Conn, execute, fetchall, fetchone
@@ -250,12 +251,24 @@ class Hands:
     def _now(self) -> int:
         return int(self._clock())
 
-    async def open(self, table_id: int, hand: Hand) -> int:
-        """Persist a started hand (start JSON, commitment, antes); return its id.
+    async def open(self, table_id: int, hand: Hand,
+                   proof: tuple[int, Sequence[str]] | None = None) -> int:
+        """Persist a started hand (see `open_numbered`); return its id."""
+        hand_id, _ = await self.open_numbered(table_id, hand, proof)
+        return hand_id
+
+    async def open_numbered(self, table_id: int, hand: Hand,
+                            proof: tuple[int, Sequence[str]] | None = None, *,
+                            wait: Callable[[int], str | None] | None = None
+                            ) -> tuple[int, int]:
+        """Persist a started hand (start JSON, commitment, antes); return its id and number.
 
         The hand's seats must be the table's seated players with their stacks as the
         database has them (`HandMismatch` otherwise); one open hand per table
-        (`HandInProgress`).
+        (`HandInProgress`). Its number is the next of its chat (/hand N). ``proof`` is
+        the (nonce, seed hashes) its key was derived from, kept with it (`bot.store.fairness`).
+        ``wait`` gives, from the new hand's id, what the table waits for now (written in the
+        same transaction).
         """
         if hand.actions:
             # Its events would mix the antes with later steps: open right after start.
@@ -265,7 +278,7 @@ class Hands:
         commitment = hand.commitment
         now = self._now()
 
-        async def work(conn: Conn) -> int:
+        async def work(conn: Conn) -> tuple[int, int]:
             await live_table(conn, table_id)
             busy = await fetchone(conn, "SELECT id FROM hands WHERE table_id = ?"
                                         " AND status = 'open'", (table_id,))
@@ -282,13 +295,20 @@ class Hands:
             cursor = await execute(
                 conn,
                 "INSERT INTO hands (table_id, number, start, commitment, started_at)"
-                " SELECT ?, ifnull(max(number), 0) + 1, ?, ?, ? FROM hands WHERE table_id = ?",
+                " SELECT ?, ifnull(max(h.number), 0) + 1, ?, ?, ? FROM hands h"
+                " JOIN tables t ON t.id = h.table_id"
+                " WHERE t.chat_id = (SELECT chat_id FROM tables WHERE id = ?)",
                 (table_id, _json(start), commitment, now, table_id),
             )
             hand_id = int(cursor.lastrowid or 0)
-            await post_moves(conn, await get_hand(conn, hand_id), moves, seq=0, at=now)
+            if proof is not None:
+                await record_proof(conn, hand_id, proof[0], proof[1])
+            row = await get_hand(conn, hand_id)
+            await post_moves(conn, row, moves, seq=0, at=now)
             await execute(conn, "UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
-            return hand_id
+            if wait is not None:
+                await _set_wait(conn, hand_id, wait(hand_id))
+            return hand_id, row.number
 
         return await self._db.write(work, step=True)
 
@@ -300,13 +320,15 @@ class Hands:
         *,
         seq: int | None = None,
         leaving: int | None = None,
+        wait: str | None = None,
     ) -> int:
         """Persist one applied action with the chips it moved; return its seq (1, 2 ...).
 
         ``events`` are what ``hand.apply(action)`` returned. With ``seq`` given, a stale
         step (not the next one) is refused with `HandMismatch`. ``leaving``: the player
         whose leave this action is; his seat is marked to go at the hand's end in the same
-        transaction.
+        transaction. ``wait``: what the table waits for next (`Tables.set_wait`), written
+        in the same transaction too.
         """
         data = action.to_json()
         moves = chip_moves(events)
@@ -315,6 +337,7 @@ class Hands:
         async def work(conn: Conn) -> int:
             done = await append_action(conn, hand_id, data, moves, seq=seq, at=now)
             await _mark_leaving(conn, hand_id, leaving)
+            await _set_wait(conn, hand_id, wait)
             return done
 
         return await self._db.write(work, step=True)
@@ -327,6 +350,7 @@ class Hands:
         action: Action | None = None,
         events: Iterable[Event] = (),
         leaving: int | None = None,
+        wait: str | None = None,
     ) -> Settled:
         """Close a finished hand in one transaction; players leaving are paid out.
 
@@ -342,6 +366,7 @@ class Hands:
             if data is not None:
                 await append_action(conn, hand_id, data, moves, seq=None, at=now)
             await _mark_leaving(conn, hand_id, leaving)
+            await _set_wait(conn, hand_id, wait)
             return await settle_hand(conn, hand_id, hand, at=now)
 
         return await self._db.write(work)
@@ -386,6 +411,12 @@ class Hands:
             "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
         return None if row is None else HandRow.of(row)
 
+    async def count(self, table_id: int) -> int:
+        """How many hands the table has dealt, whatever became of them."""
+        row = await self._db.fetchone("SELECT count(*) FROM hands WHERE table_id = ?",
+                                      (table_id,))
+        return 0 if row is None else int(row[0])
+
     async def actions(self, hand_id: int) -> list[dict[str, Any]]:
         """The hand's action log, in order, as JSON."""
 
@@ -414,3 +445,13 @@ async def _mark_leaving(conn: Conn, hand_id: int, player: int | None) -> None:
     hand = await get_hand(conn, hand_id)
     await execute(conn, "UPDATE seats SET leaving = 1 WHERE table_id = ? AND user_id = ?",
                   (hand.table_id, player))
+
+
+async def _set_wait(conn: Conn, hand_id: int, wait: str | None) -> None:
+    """What the hand's table waits for next, with the step that made it wait for that."""
+    if wait is None:
+        return
+    if type(wait) is not str or len(wait) > 400:
+        raise BadInput(f"a wait is a short text, not {wait!r}")
+    hand = await get_hand(conn, hand_id)
+    await execute(conn, "UPDATE tables SET wait = ? WHERE id = ?", (wait, hand.table_id))

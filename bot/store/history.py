@@ -3,6 +3,10 @@
 Every settled hand leaves one ``hand_players`` row per player dealt in (written with the
 settlement, in the same transaction), so leaderboards and stats are plain indexed sums and
 never replay hands. The history and a single hand are replayed from the action log.
+
+Practice is not play: a practice table writes no ``hand_players`` rows, and every figure
+here leaves out the rows such tables wrote before (`real_play`), so neither practice
+chips nor computer players reach a leaderboard, /stats or a chart.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.names import group_title
 from bot.store.db import Database
+from bot.store.fairness import HandProof, read_proof
 from bot.store.models import HandRow
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from engine import Hand
@@ -64,28 +70,35 @@ def player_lines(hand: Hand) -> list[PlayerLine]:
 
 
 async def record_players(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> None:
-    """Write the ``hand_players`` rows of a hand being settled."""
-    chat = await fetchone(conn, "SELECT t.chat_id FROM hands h JOIN tables t ON t.id ="
-                                " h.table_id WHERE h.id = ?", (hand_id,))
-    if chat is None:
+    """Write the ``hand_players`` rows of a hand being settled (none at a practice table)."""
+    table = await fetchone(conn, "SELECT t.chat_id, t.practice FROM hands h JOIN tables t"
+                                 " ON t.id = h.table_id WHERE h.id = ?", (hand_id,))
+    if table is None or table[1]:
         return
+    await _insert_players(conn, hand_id, int(table[0]), hand, at=at)
+
+
+async def _insert_players(conn: Conn, hand_id: int, chat_id: int, hand: Hand, *,
+                          at: int) -> None:
     pot = sum(e.amount for e in hand.events if isinstance(e, PotWon))
     await conn.executemany(
         "INSERT INTO hand_players (hand_id, user_id, chat_id, net, won, svara, svara_won,"
         " points, pot, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(hand_id, p.user_id, int(chat[0]), p.net, int(p.won), int(p.svara),
+        [(hand_id, p.user_id, chat_id, p.net, int(p.won), int(p.svara),
           int(p.svara_won), p.points, pot, at) for p in player_lines(hand)])
 
 
 async def backfill(conn: Conn) -> None:
-    """Migration step: the ``hand_players`` rows of hands settled before the table existed."""
-    rows = await fetchall(conn, "SELECT id, start, ended_at FROM hands WHERE status = 'settled'"
-                                " ORDER BY id")
+    """Migration step: the ``hand_players`` rows of hands settled before the table existed
+    (practice tables came later, so every one of them was real play)."""
+    rows = await fetchall(conn, "SELECT h.id, h.start, h.ended_at, t.chat_id FROM hands h"
+                                " JOIN tables t ON t.id = h.table_id"
+                                " WHERE h.status = 'settled' ORDER BY h.id")
     for row in rows:
         acts = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
                               (row[0],))
         hand = Hand.replay(json.loads(row[1]), [json.loads(a[0]) for a in acts])
-        await record_players(conn, int(row[0]), hand, at=int(row[2] or 0))
+        await _insert_players(conn, int(row[0]), int(row[3]), hand, at=int(row[2] or 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +108,16 @@ class PlayedHand:
     row: HandRow
     chat_id: int
     hand: Hand
+    proof: HandProof | None = None
+    """What its key came from (None for a hand dealt before the table secrets)."""
 
 
 async def _played(conn: Conn, row: Any) -> PlayedHand:
     acts = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
                           (row["id"],))
     hand = Hand.replay(json.loads(row["start"]), [json.loads(a[0]) for a in acts])
-    return PlayedHand(HandRow.of(row), int(row["chat_id"]), hand)
+    return PlayedHand(HandRow.of(row), int(row["chat_id"]), hand,
+                      await read_proof(conn, int(row["id"])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +147,32 @@ class PlayerStats:
     """The longest run of hands won in a row."""
 
 
+def real_play(row: str = "") -> str:
+    """The condition on ``hand_players`` rows (named ``row`` in the query, if at all) of
+    real play: no computer player (a negative id), nothing from the chat of a practice
+    table (a private chat, where no real table is ever played)."""
+    at = f"{row}." if row else ""
+    # The unary + keeps these terms off the indexes: the query's own user and chat
+    # equalities choose the index, as they did before.
+    return (f"+{at}user_id > 0 AND +{at}chat_id NOT IN"
+            " (SELECT chat_id FROM tables WHERE practice = 1)")
+
+
 _BOARD = (
     "SELECT user_id, sum(net) AS net, count(*) AS played, sum(won) AS won,"
     " max(CASE WHEN won THEN pot ELSE 0 END) AS biggest FROM hand_players {where}"
     " GROUP BY user_id"
 )
+
+
+def _where(user_id: int | None, chat_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """The WHERE clause of real play, of one user and one chat when given."""
+    clauses, params = [real_play()], []
+    for column, value in (("user_id", user_id), ("chat_id", chat_id)):
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    return "WHERE " + " AND ".join(clauses), tuple(params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,26 +204,27 @@ class History:
 
         return await self._db.read(work)
 
-    async def chat_hand(self, chat_id: int, hand_id: int) -> PlayedHand | None:
-        """The settled hand ``hand_id`` if it was played in ``chat_id``, else None."""
+    async def chat_hand(self, chat_id: int, number: int) -> PlayedHand | None:
+        """The settled hand number ``number`` of ``chat_id`` (/hand N), else None."""
 
         async def work(conn: Conn) -> PlayedHand | None:
             row = await fetchone(
                 conn,
                 "SELECT h.*, t.chat_id FROM hands h JOIN tables t ON t.id = h.table_id"
-                " WHERE h.id = ? AND t.chat_id = ? AND h.status = 'settled'",
-                (hand_id, chat_id))
+                " WHERE h.number = ? AND t.chat_id = ? AND h.status = 'settled'",
+                (number, chat_id))
             return None if row is None else await _played(conn, row)
 
         return await self._db.read(work)
 
     async def set_title(self, chat_id: int, title: str) -> bool:
-        """Remember a group's name (only chats the bot already knows; no write if same).
-        True if the chat is known and now has that name."""
+        """Remember a group's name, cleaned as names are (only chats the bot already knows;
+        no write if same). True if the chat is known and now has that name."""
         row = await self._db.fetchone("SELECT title FROM chats WHERE id = ?", (chat_id,))
         if row is None:
             return False
-        if row[0] != title[:128]:
+        title = group_title(title)
+        if row[0] != title:
             await self._db.write(lambda conn: set_chat_title(conn, chat_id, title))
         return True
 
@@ -202,7 +240,7 @@ class History:
                           limit: int = 10) -> tuple[list[Standing], Standing | None]:
         """The top ``limit`` by net winnings (in one chat, or everywhere), and the caller's
         own line wherever he ranks (None if he never played there)."""
-        where, params = ("WHERE chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
+        where, params = _where(None, chat_id)
         sql = (f"SELECT b.*, u.name FROM ({_BOARD.format(where=where)}) b"
                " JOIN users u ON u.id = b.user_id ORDER BY b.net DESC, b.won DESC, b.user_id")
         rows = await self._db.fetchall(sql, params)
@@ -214,8 +252,7 @@ class History:
 
     async def player(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
         """A player's figures (everywhere, or in one chat)."""
-        where, params = (("WHERE user_id = ? AND chat_id = ?", (user_id, chat_id))
-                         if chat_id is not None else ("WHERE user_id = ?", (user_id,)))
+        where, params = _where(user_id, chat_id)
 
         async def work(conn: Conn) -> PlayerStats:
             row = await fetchone(
@@ -239,8 +276,7 @@ class History:
     async def chips_over_time(self, user_id: int,
                               chat_id: int | None = None) -> list[tuple[int, int]]:
         """(time, running net) after each hand the player played, oldest first."""
-        where, params = (("WHERE user_id = ? AND chat_id = ?", (user_id, chat_id))
-                         if chat_id is not None else ("WHERE user_id = ?", (user_id,)))
+        where, params = _where(user_id, chat_id)
         rows = await self._db.fetchall(
             f"SELECT at, net FROM hand_players {where} ORDER BY hand_id", params)
         out: list[tuple[int, int]] = []
@@ -256,6 +292,7 @@ class History:
         rows = await self._db.fetchall(
             "SELECT p.user_id, u.name, p.at, p.net FROM hand_players p"
             " JOIN users u ON u.id = p.user_id WHERE p.chat_id = ? AND p.at >= ?"
+            f" AND {real_play('p')}"
             " ORDER BY p.hand_id", (chat_id, since))
         names: dict[int, str] = {}
         series: dict[int, list[tuple[int, int]]] = {}
@@ -268,8 +305,9 @@ class History:
 
 
 async def set_chat_title(conn: Conn, chat_id: int, title: str) -> None:
+    title = group_title(title)
     await execute(conn, "UPDATE chats SET title = ? WHERE id = ? AND ifnull(title, '') != ?",
-                  (title[:128], chat_id, title[:128]))
+                  (title, chat_id, title))
 
 
 __all__ = ["History", "NetLine", "PlayedHand", "PlayerLine", "PlayerStats", "Standing",

@@ -283,6 +283,48 @@ _V12_WAIT: tuple[Step, ...] = (
     "ALTER TABLE tables ADD COLUMN wait TEXT CHECK (wait IS NULL OR length(wait) <= 400)",
 )
 
+
+async def _number_hands_per_chat(conn: Conn) -> None:
+    """Hand numbers count per chat, as /hand N reads them: renumber the hands played."""
+    # Out of the way first, so no step of the renumbering meets UNIQUE (table_id, number).
+    await conn.execute("UPDATE hands SET number = -id")
+    await conn.execute(
+        "UPDATE hands SET number = (SELECT count(*) FROM hands h JOIN tables t"
+        " ON t.id = h.table_id WHERE t.chat_id = (SELECT chat_id FROM tables"
+        " WHERE id = hands.table_id) AND h.id <= hands.id)")
+
+
+_V13_FAIR_DEALING: tuple[Step, ...] = (
+    # The secret each table deals from, committed to (SHA-256) before its first decision and
+    # revealed when it closes, unless its settings keep it; see docs/FAIRNESS.md.
+    """
+    CREATE TABLE table_secrets (
+        table_id   INTEGER PRIMARY KEY REFERENCES tables(id),
+        secret     TEXT    NOT NULL CHECK (length(secret) = 64),
+        commitment TEXT    NOT NULL CHECK (length(commitment) = 64),
+        revealed   INTEGER NOT NULL DEFAULT 0 CHECK (revealed IN (0, 1))
+    ) WITHOUT ROWID
+    """,
+    # The seed a player adds to every deal he is seated at (/seed TEXT, random by default).
+    """
+    CREATE TABLE player_seeds (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id),
+        seed    TEXT    NOT NULL CHECK (length(seed) BETWEEN 1 AND 64),
+        set_at  INTEGER NOT NULL
+    ) WITHOUT ROWID
+    """,
+    # What a hand's key was derived from, besides the table secret: the deal's number at
+    # the table and the hash of each seated player's seed, in seat order.
+    """
+    CREATE TABLE hand_proofs (
+        hand_id INTEGER PRIMARY KEY REFERENCES hands(id),
+        nonce   INTEGER NOT NULL CHECK (nonce >= 1),
+        seeds   TEXT    NOT NULL CHECK (json_valid(seeds))
+    ) WITHOUT ROWID
+    """,
+    _number_hands_per_chat,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -296,6 +338,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "the language a user chose, apart from his client's", _V10_CHOSEN_LANGUAGE),
     Migration(11, "a table asked to close when its hand ends", _V11_CLOSING),
     Migration(12, "what a table waits for, with its deadline", _V12_WAIT),
+    Migration(13, "fair dealing: table secrets, player seeds, hand numbers per chat",
+              _V13_FAIR_DEALING),
 )
 LATEST = len(MIGRATIONS)
 

@@ -10,6 +10,7 @@ from typing import Unpack
 from bot.store.audit import AuditReport, run_audit
 from bot.store.chats import Chats
 from bot.store.db import Database, OpenOptions
+from bot.store.fairness import Fairness
 from bot.store.hands import Hands
 from bot.store.history import History
 from bot.store.recovery import Recovery, Replay, recover
@@ -28,6 +29,7 @@ class Store:
         self.tables = Tables(db, clock)
         self.hands = Hands(db, clock)
         self.history = History(db)
+        self.fairness = Fairness(db, clock)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,

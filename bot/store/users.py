@@ -81,6 +81,10 @@ class Users:
         if starting_chips:
             ledger.check_amount("starting chips", starting_chips)
         now = self._now()
+        known = await self._db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
+        if known is not None and known["name"] == clean and (
+                language is None or known["language"] == language):
+            return User.of(known), False  # nothing to write: no transaction
 
         async def work(conn: Conn) -> tuple[User, bool]:
             row = await fetchone(conn, "SELECT name, language FROM users WHERE id = ?",

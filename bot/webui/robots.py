@@ -3,6 +3,9 @@
 A robot looks at the hand the way a seated player can (the engine's strategy reads only
 what its seat sees), waits a moment, then presses a button that is on the table message
 right now for the current turn. It never sends anything a person could not.
+
+Robots read buttons by their callback data, never by their labels: the labels are in the
+group's language ("Join" is "Влез" in Bulgarian), the data is the same in every one.
 """
 
 from __future__ import annotations
@@ -35,30 +38,27 @@ _FALLBACK = (Button.CALL, Button.NO_BLIND, Button.SVARA_SKIP, Button.FOLD)
 
 
 def choose(action: Action, offered: dict[str, Press]) -> str | None:
-    """The label of the offered button closest to `action`, or None if none fits."""
+    """The callback data of the offered button closest to `action`, or None if none fits."""
     want = _BUTTON_OF.get(action.act)
-    same = {label: p for label, p in offered.items() if p.button is want}
+    same = {data: p for data, p in offered.items() if p.button is want}
     if same:
         if action.amount is None:
             return next(iter(same))
         amount = action.amount
-        return min(same, key=lambda label: abs((same[label].amount or 0) - amount))
+        return min(same, key=lambda data: abs((same[data].amount or 0) - amount))
     if want is Button.RAISE:
-        for label, p in offered.items():
+        for data, p in offered.items():
             if p.button is Button.ALL_IN:
-                return label
+                return data
     for fallback in _FALLBACK:
-        for label, p in offered.items():
+        for data, p in offered.items():
             if p.button is fallback:
-                return label
+                return data
     return None
 
 
-def offered_now(message: MessageRecord, live: Live) -> dict[str, Press]:
-    """The table message's buttons that belong to the hand's current turn, by label."""
-    hand = live.hand
-    if hand is None:
-        return {}
+def buttons_of(message: MessageRecord) -> dict[str, Press]:
+    """The message's buttons of a table, by callback data."""
     found: dict[str, Press] = {}
     for row in (message.reply_markup or {}).get("inline_keyboard", []):
         for button in row:
@@ -66,13 +66,21 @@ def offered_now(message: MessageRecord, live: Live) -> dict[str, Press]:
             if not isinstance(data, str):
                 continue
             try:
-                press = Press.decode(data)
+                found[data] = Press.decode(data)
             except BadCallbackData:
                 continue
-            if (press.table, press.hand, press.seq) == (live.id, live.hand_id, len(hand.actions)) \
-                    and press.button in _BUTTON_OF.values():
-                found[str(button["text"])] = press
     return found
+
+
+def offered_now(message: MessageRecord, live: Live) -> dict[str, Press]:
+    """The table message's buttons that belong to the hand's current turn, by callback
+    data."""
+    hand = live.hand
+    if hand is None:
+        return {}
+    turn = (live.id, live.hand_id, len(hand.actions))
+    return {data: press for data, press in buttons_of(message).items()
+            if (press.table, press.hand, press.seq) == turn and press.button in _BUTTON_OF.values()}
 
 
 @dataclass(slots=True)
@@ -134,10 +142,12 @@ class Robots:
     async def _act(self, robot: Robot, live: Live, message: MessageRecord) -> None:
         me = robot.player
         if live.status is TableStatus.LOBBY:
+            join = next((data for data, press in buttons_of(message).items()
+                         if press.button is Button.JOIN and press.table == live.id), None)
             if live.table.seat(me.id) is None and (live.id, me.id) not in self._joined \
-                    and "Join" in message.labels:
+                    and join is not None:
                 self._joined.add((live.id, me.id))
-                await _press(me, message, "Join")
+                await _press(me, message, join)
             return
         hand = live.hand
         if hand is None or hand.is_over:
@@ -152,10 +162,10 @@ class Robots:
         offered = offered_now(message, live)
         if not offered:
             return  # the table message does not show this turn yet
-        label = choose(robot.computer.decide(hand, seat), offered)
-        if label is not None:
+        data = choose(robot.computer.decide(hand, seat), offered)
+        if data is not None:
             robot.pressed = turn
-            await _press(me, message, label)
+            await _press(me, message, data)
 
 
 def _find(chat: ChatRecord, message_id: int) -> MessageRecord | None:
@@ -165,7 +175,8 @@ def _find(chat: ChatRecord, message_id: int) -> MessageRecord | None:
     return None
 
 
-async def _press(player: Player, message: MessageRecord, label: str) -> None:
-    press = await player.press(message, label)
+async def _press(player: Player, message: MessageRecord, data: str) -> None:
+    """Press the button of the message that carries `data`, as it is now."""
+    press = await player.press_data(message, data)
     with contextlib.suppress(Exception):
         await press.answer(timeout=10)

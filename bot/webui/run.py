@@ -1,7 +1,9 @@
 """``python -m bot sandbox``: the stand-in, the unmodified bot on it, and the page.
 
 The bot starts exactly as in production (`bot.app.build_application`, its post_init),
-only pointed at the stand-in instead of Telegram, with its own database.
+only pointed at the stand-in instead of Telegram, with its own database. A database given
+with ``--db`` is locked as the bot locks its own (`bot.ops.lock`): on the file of a running
+bot the sandbox would resume its tables and arm their timers, so it refuses instead.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bot.http import AiohttpRequest
 from bot.i18n import DEFAULT_LANGUAGE, Translations
 from bot.i18n.catalogs import LANGUAGES
 from bot.miniapp.server import MiniApp
+from bot.ops.lock import Busy, DatabaseLock
 from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord
@@ -36,12 +39,27 @@ from bot.webui.miniapp import mount as mount_miniapp
 from bot.webui.robots import Robots
 from bot.webui.site import Site, serve_site
 from bot.webui.watch import WatchedWorld
-from engine import new_seed
 
 HOST = "127.0.0.1"
 NAMES = ("Ana", "Boris", "Vera", "Georgi", "Desi", "Emil", "Iva", "Kalin", "Lora")
 SETTINGS_TOKEN = "1" * 9 + ":" + "s" * 35
 """Passes the settings' shape check; the bot itself gets the stand-in's own token."""
+
+
+class Refused(Exception):
+    """The sandbox cannot start; ``str()`` is the one line to print."""
+
+
+def _lock(db: Path) -> DatabaseLock:
+    """`db`'s lock, taken for the sandbox, or `Refused` naming who holds it."""
+    lock = DatabaseLock(db, role="sandbox", now=time.time())
+    try:
+        lock.acquire()
+    except Busy as busy:
+        who = f"pid {busy.holder.pid}, a {busy.holder.role}" if busy.holder else "unknown"
+        raise Refused(f"another process ({who}) is using the database {db}; stop it first, "
+                      "or give the sandbox another --db") from None
+    return lock
 
 
 @dataclass(slots=True)
@@ -90,7 +108,7 @@ def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
 async def launch(
     *, port: int = 0, players: int = 4, db: Path | None = None, speed: float = 4.0,
     names: tuple[str, ...] = NAMES, robot_delay: float = 0.6,
-    seed_source: Callable[[], bytes] = new_seed, language: str = DEFAULT_LANGUAGE,
+    seed_source: Callable[[], bytes] | None = None, language: str = DEFAULT_LANGUAGE,
     **settings: Any,
 ) -> AsyncIterator[Running]:
     """Start everything; yield it running; stop it in reverse.
@@ -104,6 +122,8 @@ async def launch(
         if db is None:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="svara-sandbox-"))
             db = Path(folder) / "sandbox.sqlite3"
+        else:
+            stack.callback(_lock(db).release)
         world = WatchedWorld()
         server = SandboxServer(world)
         started = time.monotonic()
@@ -187,6 +207,9 @@ def main(args: list[str]) -> int:
                           options.language))
     except KeyboardInterrupt:
         pass
+    except Refused as refused:
+        print(f"Cannot start the sandbox: {refused}", file=sys.stderr)
+        return 1
     except OSError as err:
         print(f"Cannot start the sandbox: {err.strerror or err}", file=sys.stderr)
         return 1

@@ -3,9 +3,17 @@
 GET  /                 the page (static files from this package)
 GET  /api/state        the group, every seat's private chat, who plays by computer
 GET  /api/events       server-sent events: the world's revision at every change
+GET  /api/photo/C/M    the picture of message M in chat C (a chart the bot sent)
 POST /api/send         {"user", "chat", "text"}: a seat types into the group or its chat
 POST /api/press        {"user", "chat", "message", "data"}: a seat presses a button
 POST /api/auto         {"user", "on"}: hand a seat to the computer, or take it back
+
+Only the page itself may use the API. Any web site the developer visits could otherwise
+type and press for every seat, so every request must name the page's own address as its
+Host (no DNS rebinding) and, when a browser says where it comes from, as its Origin; a
+POST must be ``application/json`` (a form or ``text/plain`` post from elsewhere needs no
+permission from the browser) and carry this run's random token, which the page reads
+from its own HTML and another site cannot read.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from importlib import resources
 from typing import Any
 
@@ -30,6 +39,10 @@ STATIC = ("index.html", "app.js", "style.css")
 _TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
 PRESS_WAIT = 10.0
 """Seconds the page waits for the bot to answer a press."""
+TOKEN_HEADER = "X-Sandbox-Token"
+TOKEN_SLOT = "{{sandbox-token}}"
+"""Where index.html gets this run's token."""
+LOCAL_NAMES = ("127.0.0.1", "localhost")
 
 
 def message_json(message: MessageRecord) -> dict[str, Any]:
@@ -50,6 +63,9 @@ def message_json(message: MessageRecord) -> dict[str, Any]:
         "buttons": buttons,
         "edited": message.edit_date is not None,
         "date": message.date,
+        "photo": None if message.photo is None else {
+            "src": f"/api/photo/{message.chat.id}/{message.message_id}",
+            "width": message.photo.width, "height": message.photo.height},
     }
 
 
@@ -73,11 +89,15 @@ class Site:
         self.group = group
         self.seats = {p.id: p for p in seats}
         self.robots = robots
-        self.app = web.Application()
+        self.token = secrets.token_urlsafe(24)
+        self.port: int | None = None
+        """Where the page is served; set by `serve_site`. Until then nothing is answered."""
+        self.app = web.Application(middlewares=[self._guard])
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/static/{name}", self._static)
         self.app.router.add_get("/api/state", self._state)
         self.app.router.add_get("/api/events", self._events)
+        self.app.router.add_get("/api/photo/{chat}/{message}", self._photo)
         self.app.router.add_post("/api/send", self._send)
         self.app.router.add_post("/api/press", self._press)
         self.app.router.add_post("/api/auto", self._auto)
@@ -96,10 +116,32 @@ class Site:
             ],
         }
 
+    # ----------------------------------------------------------------- guard
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Answer the page itself only (see the module's docstring)."""
+        hosts = {f"{name}:{self.port}" for name in LOCAL_NAMES}
+        if request.headers.get("Host") not in hosts:
+            raise _forbidden("this page answers only at its own address")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in {f"http://{host}" for host in hosts}:
+            raise _forbidden("requests from other sites are refused")
+        if request.method == "POST":
+            if request.content_type != "application/json":
+                raise _bad("send the body as application/json")
+            # The Mini App (`bot.webui.miniapp`) proves who presses by initData and its
+            # session, as in production: it has no part in this page's token.
+            if not request.path.startswith("/app/") and not secrets.compare_digest(
+                    request.headers.get(TOKEN_HEADER, ""), self.token):
+                raise _forbidden("the page's token is missing or wrong: reload the page")
+        response: web.StreamResponse = await handler(request)
+        return response
+
     # ----------------------------------------------------------------- pages
 
     async def _index(self, request: web.Request) -> web.Response:
-        return _file("index.html")
+        return _file("index.html", {TOKEN_SLOT: self.token})
 
     async def _static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -109,6 +151,20 @@ class Site:
 
     async def _state(self, request: web.Request) -> web.Response:
         return web.json_response(self.state())
+
+    async def _photo(self, request: web.Request) -> web.Response:
+        """A photo in the group or a seat's private chat, as its bytes."""
+        try:
+            chat_id, message_id = (int(request.match_info[k]) for k in ("chat", "message"))
+        except ValueError:
+            raise web.HTTPNotFound() from None
+        chats = [self.group, *(p.dm for p in self.seats.values())]
+        chat = next((c for c in chats if c.id == chat_id), None)
+        message = None if chat is None else self.world.find_message(chat, message_id)
+        if message is None or message.photo is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=message.photo.data, content_type="image/png",
+                            headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={
@@ -133,7 +189,9 @@ class Site:
             raise _bad("the body is not JSON") from None
         if not isinstance(body, dict):
             raise _bad("the body is not a JSON object")
-        player = self.seats.get(body.get("user"))  # type: ignore[arg-type]
+        user = body.get("user")
+        # A seat id is a whole number; a list or an object is not even hashable.
+        player = self.seats.get(user) if type(user) is int else None
         if player is None:
             raise _bad("no such seat")
         return body, player
@@ -160,7 +218,9 @@ class Site:
     async def _press(self, request: web.Request) -> web.Response:
         body, player = await self._body(request)
         chat = self._chat(player, body.get("chat"))
-        message = self.world.find_message(chat, body.get("message"))  # type: ignore[arg-type]
+        message_id = body.get("message")
+        message = (self.world.find_message(chat, message_id) if type(message_id) is int
+                   else None)
         data = body.get("data")
         if message is None or not isinstance(data, str):
             raise _bad("that message is gone")
@@ -186,8 +246,15 @@ def _bad(reason: str) -> web.HTTPBadRequest:
     return web.HTTPBadRequest(text=json.dumps({"error": reason}), content_type="application/json")
 
 
-def _file(name: str) -> web.Response:
+def _forbidden(reason: str) -> web.HTTPForbidden:
+    return web.HTTPForbidden(text=json.dumps({"error": reason}), content_type="application/json")
+
+
+def _file(name: str, slots: dict[str, str] | None = None) -> web.Response:
+    """A static file, with each slot in it filled (the values are plain ASCII)."""
     data = resources.files("bot.webui").joinpath("static", name).read_bytes()
+    for slot, value in (slots or {}).items():
+        data = data.replace(slot.encode(), value.encode())
     kind = _TYPES[name.rsplit(".", 1)[1]]
     return web.Response(body=data, content_type=kind, charset="utf-8",
                         headers={"Cache-Control": "no-store"})
@@ -207,4 +274,5 @@ async def serve_site(site: Site, host: str, port: int) -> tuple[web.AppRunner, i
         raise
     server = tcp._server
     assert isinstance(server, asyncio.Server)
-    return runner, int(server.sockets[0].getsockname()[1])
+    site.port = int(server.sockets[0].getsockname()[1])
+    return runner, site.port

@@ -22,6 +22,7 @@ WORDS: Final[dict[str, str]] = {
     "send": N_("Send"),
     "ok": N_("OK"),
     "edited": N_("edited"),
+    "photo": N_("Chart"),
     "computer": N_("computer"),
     "play_seat": N_("Play this seat"),
     "you_are": N_("{chat} — you are {name}"),

@@ -55,7 +55,14 @@ async def start_bot(cwd: Path, env: Mapping[str, str], args: Sequence[str] = (),
 
 
 async def finish(proc: asyncio.subprocess.Process) -> Done:
-    out, err = await asyncio.wait_for(proc.communicate(), PROCESS_TIMEOUT)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), PROCESS_TIMEOUT)
+    except BaseException:
+        # A bot that does not end in time (a test failing) must not outlive the test.
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        raise
     assert proc.returncode is not None
     return Done(proc.returncode, out.decode(), err.decode())
 

@@ -57,6 +57,12 @@ class FakeOutbox:
     def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
         self.calls.append(("remind", (player, left)))
 
+    def moved(self, live: Live) -> None:
+        self.calls.append(("moved", live.chat_id))
+
+    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
+        self.calls.append(("evicted", [p for p, _ in players]))
+
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         self.calls.append(("resume", (live.id, message_id, shown)))
 

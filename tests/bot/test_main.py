@@ -78,7 +78,7 @@ def store_calls(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
 def test_missing_token_explains_how_to_get_one(
     app: FakeApp, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert entry.main([]) == 2
+    assert entry.main([]) == 1
     err = capsys.readouterr().err
     for words in ("@BotFather", "/newbot", "SVARA_BOT_TOKEN=", ".env", ".env.example",
                   "python -m bot sandbox"):
@@ -92,7 +92,7 @@ def test_malformed_token_is_not_echoed(
 ) -> None:
     bad = "4242:" + "s3cret" * 3
     monkeypatch.setenv("SVARA_BOT_TOKEN", bad)
-    assert entry.main([]) == 2
+    assert entry.main([]) == 1
     out, err = capsys.readouterr()
     assert "does not look like a bot token" in err
     assert "@BotFather" in err
@@ -106,7 +106,7 @@ def test_other_bad_settings_are_listed(
     monkeypatch.setenv("SVARA_BOT_TOKEN", fake_token())
     monkeypatch.setenv("SVARA_TURN_TIMEOUT", "-3")
     monkeypatch.setenv("SVARA_RATE_LIMIT", "maybe")
-    assert entry.main([]) == 2
+    assert entry.main([]) == 1
     err = capsys.readouterr().err
     assert "SVARA_TURN_TIMEOUT" in err
     assert "SVARA_RATE_LIMIT" in err
@@ -129,7 +129,7 @@ def test_env_file_option(app: FakeApp, tmp_path: Path, capsys: pytest.CaptureFix
     other.write_text(f"SVARA_BOT_TOKEN={fake_token('s')}\n")
     assert entry.main(["--env-file", str(other)]) == 0
     assert app.calls[0].token() == fake_token("s")
-    assert entry.main(["--env-file", str(tmp_path / "absent.env")]) == 2
+    assert entry.main(["--env-file", str(tmp_path / "absent.env")]) == 1
     assert "No settings file" in capsys.readouterr().err
 
 
@@ -137,7 +137,7 @@ def test_unreadable_env_file(
     app: FakeApp, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / ".env").write_bytes(b"SVARA_BOT_TOKEN=\xff\xfe\n")
-    assert entry.main([]) == 2
+    assert entry.main([]) == 1
     err = capsys.readouterr().err
     assert "Cannot read the settings" in err
     assert "Traceback" not in err
@@ -209,7 +209,7 @@ def test_logging_level_and_quiet_httpx() -> None:
     assert len(named) == 1  # configuring again replaces our handler
 
 
-def test_python_dash_m_bot_without_token(tmp_path: Path) -> None:
+def test_a_missing_token_exits_1_like_every_failed_start(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("SVARA_")}
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
@@ -220,7 +220,7 @@ def test_python_dash_m_bot_without_token(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert done.returncode == 2
+    assert done.returncode == 1  # README: a start that cannot succeed exits 1
     assert "@BotFather" in done.stderr
     assert "Traceback" not in done.stderr
 

@@ -93,7 +93,9 @@ def test_the_group_never_sees_cards_before_the_showdown_but_the_player_does() ->
             assert str(card) not in text
     private = render_cards(TR, private_hands(hand, (0,), 1)[0])
     assert all(str(c) in private for c in hand.cards(0))
-    assert hand.commitment[:12] in private and hand.commitment not in private
+    # The deck's whole commitment, on the table message (before the first decision) too.
+    assert len(hand.commitment) == 64
+    assert hand.commitment in private and hand.commitment in text
     # His openings, and only his: each position|card|salt of his three cards.
     openings = [f"{p}|{c}|{salt}" for p, c, salt in hand.openings(0)]
     assert len(openings) == 3 and all(o in private for o in openings)

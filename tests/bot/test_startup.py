@@ -7,8 +7,10 @@ nothing listens on.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+import socket
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,7 +20,8 @@ import pytest
 from bot.ops.lock import DatabaseLock
 from bot.sandbox import SandboxServer, World
 from bot.store import Store
-from bot.store.migrations import LATEST
+from bot.store.db import Database
+from bot.store.migrations import LATEST, MIGRATIONS
 from tests.bot.proc import (
     OTHER_TOKEN,
     TOKEN,
@@ -27,7 +30,9 @@ from tests.bot.proc import (
     clean_env,
     closed_port,
     fingerprint,
+    finish,
     run_bot,
+    start_bot,
     unwritable,
 )
 
@@ -48,6 +53,10 @@ async def folder(tmp_path: Path) -> Path:
     finally:
         await store.close()
     return tmp_path
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(os.listdir(folder))
 
 
 def env_for(folder: Path, *, token: str = TOKEN, api: str) -> dict[str, str]:
@@ -116,7 +125,9 @@ async def test_item8_a_database_another_bot_runs_on(standin: SandboxServer, fold
     before = fingerprint(folder)
     with DatabaseLock(folder / "svara.sqlite3", role="bot", now=0.0):
         done = await run_bot(folder, env_for(folder, api=standin.base_url))
-    assert_refused(done, "another process", f"pid {os.getpid()}", "stop it first")
+    assert_refused(done, "another process", f"pid {os.getpid()}", "stop it first",
+                   "one process at a time")
+    assert "its own SVARA_DATABASE" not in done.err
     assert fingerprint(folder) == before
 
 
@@ -141,3 +152,107 @@ async def test_item8_an_unwritable_database(standin: SandboxServer, folder: Path
         done = await run_bot(folder, env_for(folder, api=standin.base_url))
     assert_refused(done, f"the database {db} cannot be written", "write access")
     assert fingerprint(folder) == before
+
+
+def damage_ledger_page(db: Path) -> None:
+    """Overwrite the header of the ledger's first page, as a failing disk would."""
+    conn = sqlite3.connect(db)
+    try:
+        page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        root = int(conn.execute(
+            "SELECT rootpage FROM sqlite_schema WHERE name = 'ledger'").fetchone()[0])
+        assert conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0] == "delete"
+    finally:
+        conn.close()
+    with db.open("r+b") as file:
+        file.seek(page_size * (root - 1))
+        file.write(b"\xee" * 12)
+
+
+async def test_a_database_with_a_damaged_ledger_page_refuses_to_start(
+    standin: SandboxServer, folder: Path
+) -> None:
+    damage_ledger_page(folder / "svara.sqlite3")
+    before = fingerprint(folder)
+    proc = await start_bot(folder, env_for(folder, api=standin.base_url))
+    try:
+        async with asyncio.timeout(60):
+            while proc.returncode is None:
+                # Before the check it started and polled, "ready" on a damaged ledger.
+                assert not any(c.method == "getUpdates" for c in standin.transcript.calls)
+                await asyncio.sleep(0.05)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    done = await finish(proc)
+    assert_refused(done, "is damaged", "restore the newest backup")
+    assert fingerprint(folder) == before
+
+
+async def test_a_failed_start_leaves_no_lock_file(standin: SandboxServer, tmp_path: Path) -> None:
+    done = await run_bot(tmp_path, env_for(tmp_path, token=OTHER_TOKEN, api=standin.base_url))
+    assert_refused(done, "rejected the bot token")
+    assert listing(tmp_path) == []
+
+
+async def test_a_busy_webhook_port_is_refused_before_the_database_is_touched(
+    standin: SandboxServer, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        env = env_for(tmp_path, api=standin.base_url)
+        env.update(SVARA_WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+                   SVARA_WEBHOOK_LISTEN="127.0.0.1", SVARA_WEBHOOK_PORT=str(port))
+        done = await run_bot(tmp_path, env)
+    assert_refused(done, f"cannot listen on 127.0.0.1:{port}", "SVARA_WEBHOOK_PORT")
+    assert listing(tmp_path) == []  # no database, no lock
+    assert standin.transcript.calls == []  # and Telegram was not asked anything
+
+
+async def test_an_older_schema_is_copied_before_it_is_migrated(
+    standin: SandboxServer, tmp_path: Path
+) -> None:
+    db = tmp_path / "svara.sqlite3"
+    database = await Database.open(db, migrations=MIGRATIONS[:LATEST - 1])
+    await database.close()
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO users (id, name, created_at, updated_at) VALUES (7001, 'Ana', 1, 1)")
+    conn.commit()
+    conn.close()
+    env = env_for(tmp_path, api=standin.base_url)
+    env["SVARA_BACKUP_DIR"] = str(tmp_path / "backups")
+    proc = await start_bot(tmp_path, env)
+    try:
+        async with asyncio.timeout(60):
+            while not any(c.method == "getUpdates" for c in standin.transcript.calls):
+                assert proc.returncode is None
+                await asyncio.sleep(0.05)
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+    done = await finish(proc)
+    assert done.code == 0, done.err
+    (kept,) = (tmp_path / "backups").glob(f"svara.sqlite3.before-schema-{LATEST}-*")
+    conn = sqlite3.connect(kept)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST - 1
+        assert conn.execute("SELECT name FROM users").fetchall() == [("Ana",)]
+    finally:
+        conn.close()
+    assert f"the database as it was is kept at {kept}" in done.err
+
+
+async def test_a_busy_health_port_is_refused_naming_its_setting(
+    standin: SandboxServer, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        env = env_for(tmp_path, api=standin.base_url)
+        env.update(SVARA_HEALTH_PORT=str(port))
+        done = await run_bot(tmp_path, env)
+    assert_refused(done, f"cannot listen on 127.0.0.1:{port}", "SVARA_HEALTH_PORT")
+    assert listing(tmp_path) == []

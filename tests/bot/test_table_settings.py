@@ -92,7 +92,7 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("pause", "-inf", "pause: give a number."),
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
-     "blindtime, svaratime, buyin, pause, autostart, nudge."),
+     "blindtime, svaratime, buyin, pause, autostart, nudge, reveal."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -185,6 +185,7 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "<code>pause</code> 5",
         "<code>autostart</code> 0",
         "<code>nudge</code> 10",
+        "<code>reveal</code> on (on, off)",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",
     ]

@@ -20,7 +20,7 @@ import pytest
 
 from bot.sandbox import SandboxServer, World
 from bot.sandbox.harness import Sandbox
-from tests.bot.proc import REPO, TOKEN
+from tests.bot.proc import REPO, TOKEN, closed_port
 
 pytestmark = pytest.mark.container
 
@@ -68,7 +68,9 @@ async def test_the_image_runs_the_bot(image: str, standin: Sandbox) -> None:
     started = docker(
         "run", "-d", "--name", name, "--network", "host", "-v", f"{volume}:/data",
         "-e", f"SVARA_BOT_TOKEN={TOKEN}", "-e", f"SVARA_API_BASE_URL={standin.server.base_url}",
-        "-e", "SVARA_RATE_LIMIT=false", image,
+        "-e", "SVARA_RATE_LIMIT=false",
+        # The host's network: a free port for /livez and /metrics, not the image's 8080.
+        "-e", f"SVARA_HEALTH_PORT={closed_port()}", image,
     )
     assert started.returncode == 0, started.stderr
     try:
@@ -87,6 +89,7 @@ async def test_the_image_runs_the_bot(image: str, standin: Sandbox) -> None:
         status = await asyncio.to_thread(docker, "exec", name, "python", "-m", "bot", "status")
         report = json.loads(status.stdout)
         assert status.returncode == 0, status.stderr
+        assert report["live"] is True  # its /livez answered
         assert (report["running"], report["database_ok"], report["open_tables"]) == \
             (True, True, 1)
         assert report["database"] == "/data/svara.sqlite3"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -37,3 +38,23 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "", done.stderr
+
+
+def test_the_unit_is_hardened_and_has_a_writable_chart_cache(tmp_path: Path) -> None:
+    text = UNIT.read_text(encoding="utf-8").splitlines()
+    for line in ("CacheDirectory=svara-bot",
+                 "Environment=MPLCONFIGDIR=/var/cache/svara-bot/matplotlib", "UMask=0077"):
+        assert line in text, line
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
+    unit = tmp_path / UNIT.name
+    unit.write_text(UNIT.read_text(encoding="utf-8").replace(
+        "/opt/svara/bin/python", sys.executable))
+    done = subprocess.run([analyze, "security", "--offline=yes", str(unit)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    if "--offline" in done.stderr or "unrecognized option" in done.stderr:
+        pytest.skip("this systemd-analyze cannot rate a unit file offline")
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d)", done.stdout)
+    assert found is not None, done.stdout + done.stderr
+    assert float(found.group(1)) <= 3.0, done.stdout

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter, table_defaults
+from bot.flood import CommandGuard
 from bot.games import Games, Live
 from bot.handling import Services
 from bot.http import AiohttpRequest
@@ -52,6 +53,9 @@ class Bed:
         self.app: Any = None
         self._running: Any = None
         self.deals = 0
+        self.derive = False
+        """Deal as in production, from the table secret and the players' seeds, instead of
+        from the seeds a test plans (see `next_seed`); takes effect at the next start."""
         # Telegram's flood limits, on a clock TIME_SCALE times faster on both sides.
         started = time.monotonic()
         tg.flood.clock = lambda: started + (time.monotonic() - started) * TIME_SCALE
@@ -78,10 +82,13 @@ class Bed:
             .get_updates_request(AiohttpRequest(pool_size=1))
             .rate_limiter(rate_limiter(TIME_SCALE))
         )
-        self.app = build_application(self.settings(), builder, seed_source=self.next_seed)
+        self.app = build_application(self.settings(), builder,
+                                     seed_source=None if self.derive else self.next_seed)
         self._running = self.tg.running(self.app, poll_timeout=1.0)
         await self._running.__aenter__()
         await self.app.post_init(self.app)
+        # Scripted players type faster than people: the flood guard is tested on its own.
+        self.services.guard = CommandGuard(burst=10**6)
 
     async def stop(self) -> None:
         if self._running is not None:
@@ -250,7 +257,7 @@ class Deal:
         if f"{self.name}: {self.shown} ({self.points})" not in lines:
             return False
         title = lines[0]
-        if title == f"📜 Hand #{self.hand_id}":  # /hand N, asked after the hand
+        if title.startswith(f"📜 Hand {self.hand_no} · "):  # /hand N, asked after the hand
             return self.over
         if title == "🃏 Svara: the table is closed.":
             return self.over and self.last

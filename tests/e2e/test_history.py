@@ -69,18 +69,18 @@ async def test_hand_proof_opens_shown_cards_only_and_checks_with_hashlib(bed: Be
     dealt = cards_of(await play_showdown(bed, group, players, folder=2))
     last = await bed.store.hands.last(bed.live(group).id)
     assert last is not None and last.status == "settled"
-    hand_id = last.id
+    number = last.number
     folded = {c.ascii for c in dealt[2]}
     shown = {c.ascii for c in dealt[0] + dealt[1]}
 
     history = await reply(bed, ana, group, "/history")
-    assert len(history) == 1 and f"#{hand_id} · " in history[0], history
+    assert len(history) == 1 and f"#{number} · " in history[0], history
 
-    answer = await reply(bed, boris, group, f"/hand {hand_id}")
+    answer = await reply(bed, boris, group, f"/hand {number}")
     assert len(answer) == 2, answer
     story, proof = answer
-    assert story.splitlines()[0] == f"📜 Hand #{hand_id}"
-    assert "Vera folds" in story and "sha256sum" in story
+    assert story.splitlines()[0].startswith(f"📜 Hand {number} · ")
+    assert "Vera folds" in story
     commitment = re.search(r"Commitment: (\w+)", proof)
     assert commitment is not None
     lines = proof.splitlines()
@@ -93,19 +93,19 @@ async def test_hand_proof_opens_shown_cards_only_and_checks_with_hashlib(bed: Be
     # The root is the one every player got with his cards before the deal.
     for player, seat in ((ana, 0), (boris, 1), (vera, 2)):
         dm = next(m.text or "" for m in player.inbox if "Points:" in (m.text or ""))
-        assert f"🔐 {commitment[1][:12]}" in dm.splitlines()
+        assert f"🔐 Deck: {commitment[1]}" in dm.splitlines()
         own = [line.split("|") for line in dm.splitlines() if OPENING.fullmatch(line)]
         assert len(own) == 3
         assert {c for _, c, _ in own} == {c.ascii for c in dealt[seat]}
         assert all(sha(f"{p}|{c}|{s}") == hashes[int(p) - 1] for p, c, s in own)
 
     other = bed.tg.world.group("Other", members=[ana], admins=[ana])
-    assert await reply(bed, ana, other, f"/hand {hand_id}") == [
-        f"No hand #{hand_id} was played in this chat."]
+    assert await reply(bed, ana, other, f"/hand {number}") == [
+        f"No hand {number} was played in this chat."]
     for bad in ("/hand", "/hand -3", "/hand abc", "/hand 1 2"):
         assert await reply(bed, ana, group, bad) == [
             "Use /hand NUMBER, e.g. /hand 12 (numbers are in /history)."], bad
-    assert await reply(bed, ana, ana.dm, f"/hand {hand_id}") == ["/hand works in a group."]
+    assert await reply(bed, ana, ana.dm, f"/hand {number}") == ["/hand works in a group."]
 
 
 async def test_daily_once_a_day_on_the_bot_clock_and_repeats_answered_once(bed: Bed) -> None:

@@ -115,7 +115,7 @@ async def test_a_user_chooses_his_language_in_private(bed: Bed) -> None:
     await _opened(bed, group, players)
     await emma.send(emma.dm, "/language bg")
     await bed.idle()
-    assert emma.last_dm.text == "Вече ти пиша на езика Български."
+    assert emma.last_dm.text == "Запазено. Твоят език: Български."
     # Her popups are Bulgarian now, in an English-speaking Telegram.
     assert await bed.press(emma, group, "Старт") == \
         "Това може само създателят на масата или админ на чата."
@@ -132,7 +132,7 @@ async def test_a_user_chooses_his_language_in_private(bed: Bed) -> None:
     assert "✓ Български" in [label for row in menu.buttons for label in row]
     assert menu.buttons[-1] == ["Като в Telegram"]  # "As in Telegram", in her Bulgarian
     back = await (await emma.press(menu, menu.buttons[-1][0])).answer()
-    assert back.text == "I will write to you in English."
+    assert back.text == "Saved. Your language: English."
     await bed.idle()
     assert (emma.last_dm.text or "").startswith("Your language: English."), emma.last_dm.text
     assert emma.last_dm.buttons[-1] == ["✓ As in Telegram"]

@@ -20,7 +20,7 @@ async def test_an_admin_clicks_a_setting_and_a_value_and_others_only_read(bed: B
     assert "Table settings of this chat" in (menu.text or "")
     labels = [label for row in menu.buttons for label in row]
     assert labels[:4] == ["ante: 10", "blind: on", "blindcap: 0", "limit: none"]
-    assert "tie: svara" in labels and len(labels) == 17
+    assert "tie: svara" in labels and len(labels) == 18
 
     answer = await (await ana.press(menu, "tie: svara")).answer()
     assert answer.text is None and not answer.show_alert

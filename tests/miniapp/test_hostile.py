@@ -139,7 +139,7 @@ async def test_presses_out_of_turn_for_another_seat_or_table_change_nothing(
     live = bed.live(group)
     other = fold.replace(f"v1:{_b36(live.id)}:", f"v1:{_b36(live.id + 1)}:", 1)
     assert other != fold
-    expired = "Този бутон вече е изтекъл." if acting is ana_v else "This button has expired."
+    expired = "Този бутон вече не е активен." if acting is ana_v else "This button has expired."
     for data in (other, "v1:zz", "", 12, None, "x" * 500):
         answer = await acting.press(data)  # type: ignore[arg-type]
         assert answer == {"ok": False, "error": expired}, data

@@ -104,3 +104,61 @@ async def test_a_backup_from_a_newer_bot_is_refused(played: Path, tmp_path: Path
     code, _, err = run(newer, played)
     assert code == 1 and "newer version" in err
     assert fingerprint(played.parent) == before
+
+
+def tamper(backup: Path, *statements: str) -> None:
+    conn = sqlite3.connect(backup)
+    try:
+        for sql in statements:
+            conn.execute(sql)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+async def test_restore_refuses_tampered_schema(played: Path, tmp_path: Path) -> None:
+    ledger_to_balance = sqlite3.connect(played).execute(
+        "SELECT sql FROM sqlite_schema WHERE name = 'ledger_to_balance'").fetchone()[0]
+    # The same trigger, rewritten to credit every balance row twice its delta.
+    rewritten = ledger_to_balance.replace("balance + NEW.delta", "balance + 2 * NEW.delta")
+    assert rewritten != ledger_to_balance
+    cases = {
+        "trigger ledger_no_delete is missing": (
+            "DROP TRIGGER ledger_no_update", "DROP TRIGGER ledger_no_delete"),
+        "trigger ledger_to_balance was changed": (
+            "DROP TRIGGER ledger_to_balance", rewritten),
+        "index hand_players_by_user is missing": ("DROP INDEX hand_players_by_user",),
+        "trigger sneak is not the bot's": (
+            "CREATE TRIGGER sneak AFTER INSERT ON users BEGIN "
+            "UPDATE users SET balance = 10 WHERE id = NEW.id; END",),
+    }
+    before = fingerprint(played.parent)
+    for n, (case, statements) in enumerate(cases.items()):
+        backup = tmp_path / f"tampered-{n}.sqlite3"
+        assert cli.backup(played, backup) == 0
+        tamper(backup, *statements)
+        assert run_sync(audit_file(str(backup))).ok, case  # the books still add up
+        code, out, err = run(backup, played)
+        assert (code, out) == (1, ""), case
+        assert "schema that differs" in err and "nothing was changed" in err, case
+        assert case in err, err
+        assert fingerprint(played.parent) == before, case
+
+
+async def test_two_restores_in_one_second_keep_both_replaced_databases(
+    played: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "first.sqlite3", tmp_path / "second.sqlite3"
+    assert cli.backup(played, first) == 0
+    store = await Store.open(played)
+    await store.users.ensure(7003, "Vera", starting_chips=1000)
+    await store.close()
+    assert cli.backup(played, second) == 0
+    # The live database has Ana, Boris, Vera; restore "first" (no Vera), then "second".
+    assert run(first, played)[0] == 0
+    assert run(second, played)[0] == 0  # the same clock second
+    kept = played.with_name("svara.sqlite3.before-restore-20260101T000000Z")
+    kept_again = played.with_name("svara.sqlite3.before-restore-20260101T000000Z-2")
+    assert await users(kept) == ["Ana", "Boris", "Vera"]  # the original, not overwritten
+    assert await users(kept_again) == ["Ana", "Boris"]
+    assert await users(played) == ["Ana", "Boris", "Vera"]

@@ -12,11 +12,12 @@ from bot.ops.status import status, status_report
 from bot.ops.version import version
 
 
-def test_a_stopped_bot(played: Path) -> None:
+def test_a_stopped_bot_is_not_running(played: Path) -> None:
     out = io.StringIO()
-    assert status(played, out=out) == 0
+    assert status(played, out=out) == 1  # nothing serves the players: not healthy
     report = json.loads(out.getvalue())
-    assert report["status"] == "ok"
+    assert report["status"] == "not running"
+    assert report["problem"] == "no bot process holds this database"
     assert report["version"] == version() != "unknown"
     assert (report["running"], report["pid"], report["uptime_seconds"]) == (False, None, None)
     assert report["open_tables"] == 1
@@ -36,7 +37,7 @@ def test_no_database(tmp_path: Path) -> None:
     out = io.StringIO()
     assert status(tmp_path / "absent.sqlite3", out=out) == 1
     report = json.loads(out.getvalue())
-    assert (report["status"], report["database_ok"]) == ("unavailable", False)
+    assert (report["status"], report["database_ok"]) == ("not running", False)
     assert report["problem"] == "no database at this path"
 
 

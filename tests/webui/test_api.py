@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,8 +29,18 @@ class Page:
             data: dict[str, Any] = await response.json()
             return data
 
+    async def token(self) -> str:
+        """This run's token, read from the page's HTML as the page reads it."""
+        async with self.http.get(self.running.url) as response:
+            found = re.search(r'<meta name="sandbox-token" content="([^"]+)">',
+                              await response.text())
+        assert found is not None
+        return found[1]
+
     async def post(self, path: str, **body: Any) -> tuple[int, dict[str, Any]]:
-        async with self.http.post(self.running.url + path, json=body) as response:
+        headers = {"X-Sandbox-Token": await self.token()}
+        async with self.http.post(self.running.url + path, json=body,
+                                  headers=headers) as response:
             return response.status, await response.json()
 
     async def table(self) -> dict[str, Any]:

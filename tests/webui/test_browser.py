@@ -230,6 +230,15 @@ def test_a_hand_by_clicking(sandbox: tuple[Background, Running], browser: Any,
         red = card.text[-1] in "♥♦"
         assert ("red" in str(card.get_attribute("class")).split()) == red, card.text
 
+    # A chart the bot sends shows as a picture, loaded from the page's own address.
+    driver.find_element(By.ID, "group-input").send_keys("/stats")
+    driver.find_element(By.CSS_SELECTOR, "#group-form button").click()
+    _synced(bg, running, driver)
+    width = _until(driver, lambda d: d.execute_script(
+        "const img = document.querySelector('#group-messages img.photo');"
+        "return img && img.complete ? img.naturalWidth : 0;"))
+    assert width == 960
+
     shot = tmp_path / "sandbox.png"
     assert driver.save_screenshot(str(shot))
     keep = os.environ.get("SVARA_SANDBOX_SCREENSHOT")

@@ -102,6 +102,15 @@ function renderMessage(message, chatId) {
     sender.textContent = message.from;
     bubble.append(sender);
   }
+  if (message.photo) {
+    const img = document.createElement("img");
+    img.className = "photo";
+    img.src = message.photo.src;
+    img.width = message.photo.width;
+    img.height = message.photo.height;
+    img.alt = word("photo");
+    bubble.append(img);
+  }
   const body = document.createElement("div");
   body.className = "text";
   renderText(message.text, message.entities, body);
@@ -224,12 +233,19 @@ async function refresh() {
   render();
 }
 
+// This run's token, from the page's own HTML: the server refuses posts without it.
+function pageToken() {
+  return document.querySelector('meta[name="sandbox-token"]').content;
+}
+
 async function post(path, body) {
   state.busy++;
   document.body.dataset.busy = String(state.busy);
   try {
     const response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Sandbox-Token": pageToken() },
+      body: JSON.stringify(body),
     });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) toast(answer.error || "That did not work.");

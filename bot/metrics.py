@@ -1,0 +1,165 @@
+"""What the running bot counts, for ``GET /metrics`` (Prometheus' text format).
+
+Everything is counted where the bot meets the outside or commits, never inside the game:
+
+* every Bot API call in the request layer (`bot.http.AiohttpRequest`): calls and their
+  latency by method and HTTP status, 429s by method, and for presses the time from the
+  update that brought the press to the ``answerCallbackQuery`` that answered it;
+* every update as it arrives (long polling's answers, or the webhook);
+* game events from the committed ledger and hands (`bot.ops.events`): hands settled;
+* at each scrape: open tables, the age of the last update and of the newest backup.
+
+Each `Metrics` has its own registry, so several bots in one process (tests) never share
+a figure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Protocol
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+PRESSES_REMEMBERED = 10_000
+"""Presses waiting for their answer that are remembered (oldest forgotten first)."""
+
+
+class Marks(Protocol):
+    """Who else wants to know that updates come in (`bot.ops.health.Health`)."""
+
+    def mark_update(self) -> None: ...
+    def mark_fetch(self) -> None: ...
+
+
+class _Live(Collector):
+    """The figures read at each scrape."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterable[Metric]:
+        m = self.metrics
+        tables = GaugeMetricFamily("svara_open_tables", "Tables open now (lobbies included).")
+        tables.add_metric([], float(m.open_tables()))
+        yield tables
+        now = m.wall()
+        if m.last_update is not None:
+            age = GaugeMetricFamily("svara_last_update_age_seconds",
+                                    "Seconds since the last update from Telegram arrived.")
+            age.add_metric([], max(0.0, now - m.last_update))
+            yield age
+        if m.last_fetch is not None:
+            fetch = GaugeMetricFamily(
+                "svara_last_fetch_age_seconds",
+                "Seconds since long polling last got an answer from getUpdates.")
+            fetch.add_metric([], max(0.0, now - m.last_fetch))
+            yield fetch
+        backup = m.newest_backup()
+        if backup is not None:
+            gauge = GaugeMetricFamily("svara_last_backup_age_seconds",
+                                      "Seconds since the newest automatic backup was taken.")
+            gauge.add_metric([], max(0.0, now - backup))
+            yield gauge
+
+
+class Metrics:
+    """The bot's counters and gauges; `render()` is the body of ``GET /metrics``."""
+
+    def __init__(
+        self,
+        *,
+        open_tables: Callable[[], int] = lambda: 0,
+        newest_backup: Callable[[], float | None] = lambda: None,
+        wall: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.open_tables = open_tables
+        self.newest_backup = newest_backup
+        self.wall = wall
+        self.clock = clock
+        self.last_update: float | None = None
+        self.last_fetch: float | None = None
+        self.health: Marks | None = None
+        self._presses: OrderedDict[str, float] = OrderedDict()
+        r = self.registry
+        self.calls = Counter("svara_telegram_calls", "Bot API calls by method and HTTP status.",
+                             ["method", "status"], registry=r)
+        self.call_seconds = Histogram("svara_telegram_call_seconds",
+                                      "Time a Bot API call took, by method.", ["method"],
+                                      buckets=LATENCY_BUCKETS, registry=r)
+        self.flood = Counter("svara_telegram_429", "Bot API calls Telegram refused with 429 "
+                             "(too many requests), by method.", ["method"], registry=r)
+        self.updates = Counter("svara_updates", "Updates received from Telegram.", registry=r)
+        self.presses = Counter("svara_presses_answered",
+                               "Button presses answered (answerCallbackQuery).", registry=r)
+        self.press_seconds = Histogram(
+            "svara_press_answer_seconds",
+            "Time from the arrival of a button press to its answer leaving.",
+            buckets=LATENCY_BUCKETS, registry=r)
+        self.hands = Counter("svara_hands_settled", "Hands settled (svara re-deals are part "
+                             "of their hand).", registry=r)
+        self.tables_opened = Counter("svara_tables_opened", "Tables opened.", registry=r)
+        self.tables_closed = Counter("svara_tables_closed", "Tables closed.", registry=r)
+        self.up = Gauge("svara_up", "1 while the bot runs.", registry=r)
+        self.up.set(1)
+        r.register(_Live(self))
+
+    # -- what the request layer and the webhook see -----------------------------------
+
+    def update_received(self, press_id: str | None = None) -> None:
+        """One update arrived; ``press_id`` is its callback query's id, if it is a press."""
+        self.last_update = self.wall()
+        self.updates.inc()
+        if self.health is not None:
+            self.health.mark_update()
+        if press_id is not None:
+            self._presses[press_id] = self.clock()
+            while len(self._presses) > PRESSES_REMEMBERED:
+                self._presses.popitem(last=False)
+
+    def fetched(self) -> None:
+        """getUpdates answered (with or without updates): long polling is alive."""
+        self.last_fetch = self.wall()
+        if self.health is not None:
+            self.health.mark_fetch()
+
+    def call(self, method: str, status: int, seconds: float) -> None:
+        """One Bot API call ended with HTTP ``status`` after ``seconds``."""
+        self.calls.labels(method, str(status)).inc()
+        self.call_seconds.labels(method).observe(seconds)
+        if status == 429:
+            self.flood.labels(method).inc()
+
+    def press_answered(self, press_id: str) -> None:
+        self.presses.inc()
+        arrived = self._presses.pop(press_id, None)
+        if arrived is not None:
+            self.press_seconds.observe(max(0.0, self.clock() - arrived))
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def newest_backup_in(folder: Path | None) -> Callable[[], float | None]:
+    """The time of the newest automatic backup in ``folder`` (None: none, or no folder)."""
+    from bot.ops.backups import stamp_of
+
+    def newest() -> float | None:
+        if folder is None:
+            return None
+        try:
+            stamps = [s for p in folder.iterdir() if (s := stamp_of(p)) is not None]
+        except OSError:
+            return None
+        return max(stamps, default=None)
+
+    return newest

@@ -1,0 +1,89 @@
+"""No message is lost to a flood wait or a dropped connection: every kind of message the
+bot sends arrives through them, or is counted as no longer worth sending."""
+
+from __future__ import annotations
+
+from bot.sandbox.faults import Fault
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
+from tests.e2e.bed import Bed
+
+
+def cards(player: Player) -> list[str]:
+    return [m.text or "" for m in player.dm.bot_messages() if "Hand 1:" in (m.text or "")]
+
+
+async def test_card_messages_arrive_through_a_flood_wait_and_a_dropped_connection(
+        bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=ana.id)
+    bed.tg.faults.fail_next("sendMessage", Fault.drop(), chat_id=boris.id)
+    await bed.press(ana, group, "Start")
+    await bed.idle()
+    assert len(cards(ana)) == 1 and len(cards(boris)) == 1
+    assert bed.services.outbox.delivered["flood waits"] == 1
+    assert bed.services.outbox.delivered["lost"] == 0
+    # Both went out: a restart would not send them again.
+    assert (await bed.store.hands.get(bed.live(group).hand_id)).cards_sent == 1
+
+
+async def test_replies_in_a_group_and_in_private_arrive_through_flood_waits(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=group.id, times=2)
+    await ana.send(group, "/help")
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=boris.id)
+    await boris.start_bot()
+    await bed.idle()
+    assert [m for m in group.bot_messages() if m.reply_to is not None]
+    assert boris.dm.bot_messages()
+    assert bed.services.outbox.delivered["flood waits"] == 3
+
+
+async def test_the_results_message_arrives_through_a_flood_wait(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    live = bed.live(group)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    first = ana if hand.seats[hand.to_act].player == ana.id else boris
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=group.id)
+    await blind_then_fold(bed, group, first)
+    assert any("Results" in (m.text or "") or "results" in (m.text or "")
+               for m in group.bot_messages()), [m.text for m in group.bot_messages()]
+
+
+async def blind_then_fold(bed: Bed, group: ChatRecord, first: Player) -> None:
+    """The first to act passes on the blind, then folds to the next one's bet: the hand
+    ends."""
+    await bed.press(first, group, "No blind")
+    await bed.press(first, group, "Fold")
+
+
+async def test_a_reminder_whose_turn_passed_during_a_flood_wait_is_not_sent(
+        bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    live = bed.live(group)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    first = ana if hand.seats[hand.to_act].player == ana.id else boris
+    table = await bed.table_message(group)
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=first.id)
+    assert live.wait is not None
+    await bed.games.on_remind(live.id, live.wait)  # its delay ran out
+    # During the flood wait the player acts: the turn the reminder was for has passed.
+    press = await first.press(table, "No blind")
+    await press.answer()
+    await bed.idle()
+    assert not [m for m in first.dm.bot_messages() if (m.text or "").startswith("Your turn")]
+    assert bed.services.outbox.delivered["superseded"] == 1

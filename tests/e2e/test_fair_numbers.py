@@ -1,0 +1,75 @@
+"""One hand number everywhere, counted per chat: the table's title, the card message, the
+result line, /history, /hand N and the results message name the same hand alike, also
+when a second table of the chat deals after a first one closed."""
+
+from __future__ import annotations
+
+import re
+
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
+from tests.e2e.bed import Bed
+from tests.e2e.test_history import reply, steady_clock
+
+
+async def fold_a_hand(bed: Bed, group: ChatRecord, ana: Player, boris: Player) -> None:
+    """No blind, then whoever acts first folds: the other takes the pot."""
+    by_id = {ana.id: ana, boris.id: boris}
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    assert await bed.press(by_id[hand.seats[hand.to_act].player], group, "No blind") is None
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    assert await bed.press(by_id[hand.seats[hand.to_act].player], group, "Fold") is None
+
+
+async def test_the_second_table_of_a_chat_goes_on_counting(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    steady_clock(bed)
+    for table in (1, 2):
+        await bed.open_table(group, ana, boris)
+        assert await bed.press(ana, group, "Start") is None
+        screen = (await bed.table_message(group)).text or ""
+        assert screen.splitlines()[0] == f"🃏 Svara · hand {table}", screen
+        await fold_a_hand(bed, group, ana, boris)
+        screen = (await bed.table_message(group)).text or ""
+        assert screen.splitlines()[0] == f"🃏 Svara · hand {table} is over", screen
+        assert f"🔐 fairness: /hand {table}" in screen.splitlines(), screen
+        for player in (ana, boris):
+            dm = [m.text or "" for m in player.inbox if "Points:" in (m.text or "")][-1]
+            assert dm.splitlines()[0].endswith(f"hand {table}"), dm
+            assert dm.splitlines()[1].startswith(f"Hand {table}: "), dm
+        await ana.send(group, "/endgame")
+        await bed.idle()
+        results = group.bot_messages()[-1].text or ""
+        assert results.startswith("🏁 Svara: results after 1 hand"), results
+        assert re.search(rf"in hand {table}\.$", results), results
+    history = await reply(bed, ana, group, "/history")
+    assert [line.split(" · ")[0] for line in history[0].splitlines()[-2:]] == ["#2", "#1"], history
+    for number in (1, 2):
+        answer = await reply(bed, boris, group, f"/hand {number}")
+        assert answer[0].splitlines()[0].startswith(f"📜 Hand {number} · "), answer
+
+
+async def test_reveal_off_keeps_the_table_secret(bed: Bed) -> None:
+    bed.derive = True
+    await bed.restart()
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    steady_clock(bed)
+    said = await reply(bed, ana, group, "/settings reveal off")
+    assert said and said[0].startswith("Saved."), said
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    await fold_a_hand(bed, group, ana, boris)
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    closed = [m for m in group.bot_messages() if (m.text or "").startswith("🃏 Svara: the table")]
+    last = closed[-1].text or ""
+    assert "🔓" not in last and "🔐 Table: " in last, last
+    answer = await reply(bed, boris, group, "/hand 1")
+    assert not any("Table secret" in a for a in answer), answer
+    assert any("This table keeps its secret (setting reveal off)" in a for a in answer), answer
+    row = await bed.store.db.fetchone("SELECT revealed FROM table_secrets")
+    assert row is not None and int(row[0]) == 0

@@ -1,0 +1,54 @@
+"""One member's flood of commands costs nobody else anything."""
+
+from __future__ import annotations
+
+from bot.flood import BURST, CommandGuard
+from tests.e2e.bed import Bed
+
+
+async def test_item1_one_users_flood_does_not_stall_a_press_in_another_group(
+        bed: Bed) -> None:
+    # The guard as it runs in production, on a clock that stands still: the whole flood
+    # falls within its window however slowly this machine sends it.
+    bed.services.guard = CommandGuard(now=lambda: 0.0)
+    flooder, ana, boris = bed.players("Mallory", "Ana", "Boris")
+    his = bed.tg.world.group("Mallory's own", members=[flooder], admins=[flooder])
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    table = await bed.table_message(group)
+
+    for _ in range(300):
+        await flooder.send(his, "/help")
+    # While his replies wait for his group's pace, a press elsewhere is answered at once.
+    press = await ana.press(table, "Start")
+    answer = await press.answer()
+    assert not answer.show_alert, answer.text
+    assert bed.services.outbox.busy  # his group's replies are still queued
+    await bed.idle()
+    assert bed.live(group).hand is not None
+
+    said = [m.text or "" for m in his.bot_messages()]
+    warnings = [t for t in said if t.startswith("Too many commands at once")]
+    assert len(warnings) == 1, said
+    # Repeats of one command merge while they wait, and past the burst he is ignored.
+    assert len(said) <= BURST + 1
+    assert bed.services.guard.ignored >= 300 - BURST
+
+
+async def test_item1_replies_hold_no_update_place_while_their_group_waits(bed: Bed) -> None:
+    # Many members, each under the guard's burst, or one member the guard let through:
+    # either way the replies wait for their group's pace outside the update handlers.
+    flooder, ana, boris = bed.players("Mallory", "Ana", "Boris")
+    his = bed.tg.world.group("Mallory's own", members=[flooder], admins=[flooder])
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    table = await bed.table_message(group)
+    for _ in range(300):
+        await flooder.send(his, "/help")
+    press = await ana.press(table, "Start")
+    answer = await press.answer()
+    assert not answer.show_alert, answer.text
+    await bed.idle()
+    # Waiting repeats of his one command were merged: far fewer than 300 replies went out.
+    said = his.bot_messages()
+    assert 1 <= len(said) <= 10 and bed.services.outbox.replies_dropped >= 290

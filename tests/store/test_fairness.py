@@ -1,0 +1,110 @@
+"""What fair dealing keeps: table secrets, player seeds, hand proofs and per-chat numbers."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import Store
+from bot.store.errors import BadInput
+from bot.store.migrations import MIGRATIONS, migrate
+from engine import Hand, SeatIn
+from tests.store.conftest import RULES, play_hand, seated_table, start_hand
+
+NOW = 1_700_000_000
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+async def test_hands_count_per_chat_whichever_table_dealt_them(store: Store) -> None:
+    rng = random.Random(3)
+    first = await seated_table(store, chat_id=-7, first_user=1)
+    await play_hand(store, first, rng)
+    await store.tables.close(first.id)
+    other = await seated_table(store, chat_id=-8, first_user=11)
+    await play_hand(store, other, rng)
+    second = await seated_table(store, chat_id=-7, first_user=21)
+    hand_id, _ = await start_hand(store, second, rng)
+    assert (await store.hands.get(hand_id)).number == 2  # the chat's second hand
+    assert await store.hands.count(second.id) == 1  # the table's first
+    played = await store.history.chat_hand(-8, 1)
+    assert played is not None and played.chat_id == -8
+    assert await store.history.chat_hand(-8, 2) is None
+
+
+async def test_a_table_secret_is_drawn_once_and_committed_to(store: Store) -> None:
+    table = await seated_table(store)
+    secret = await store.fairness.table(table.id)
+    assert len(secret.secret) == 64 and secret.commitment == sha(secret.secret)
+    assert await store.fairness.table(table.id) == secret
+    other = await store.fairness.table((await seated_table(store, chat_id=-9,
+                                                           first_user=9)).id)
+    assert other.secret != secret.secret and not secret.revealed
+    await store.fairness.reveal(table.id)
+    assert (await store.fairness.table(table.id)).revealed
+
+
+async def test_seeds_are_random_until_set_and_bad_ones_change_nothing(store: Store) -> None:
+    table = await seated_table(store, players=2)
+    _, nonce, seeds = await store.fairness.deal_inputs(table.id, [1, 2])
+    assert nonce == 1 and len(set(seeds)) == 2 and all(len(s) == 32 for s in seeds)
+    assert (await store.fairness.deal_inputs(table.id, [1, 2]))[2] == seeds  # kept
+    await store.fairness.set_seed(1, "my own words")
+    assert (await store.fairness.deal_inputs(table.id, [1, 2]))[2] == ["my own words", seeds[1]]
+    for bad in ("", "x" * 65, "tab\there"):
+        with pytest.raises(BadInput):
+            await store.fairness.set_seed(1, bad)
+    assert await store.fairness.seed(1) == "my own words"
+
+
+async def test_the_nonce_counts_the_tables_deals_and_the_proof_is_kept(store: Store) -> None:
+    rng = random.Random(5)
+    table = await seated_table(store, players=2)
+    await play_hand(store, table, rng)
+    _, nonce, seeds = await store.fairness.deal_inputs(table.id, [1, 2])
+    assert nonce == 2
+    hand_id, _ = await start_hand(store, table, rng)
+    assert await store.fairness.proof(hand_id) is None  # dealt without a proof
+    hashes = [sha(s) for s in seeds]
+    await store.hands.abort(hand_id, "test")
+    seats = await store.tables.seats(table.id)
+    again = Hand.start(RULES, [SeatIn(s.user_id, s.stack) for s in seats], 0, b"k" * 32)
+    with_proof = await store.hands.open(table.id, again, (3, hashes))
+    proof = await store.fairness.proof(with_proof)
+    assert proof is not None and proof.nonce == 3 and proof.seeds == tuple(hashes)
+    assert proof.secret is None  # not before the table closes
+    await store.fairness.reveal(table.id)
+    proof = await store.fairness.proof(with_proof)
+    assert proof is not None and proof.secret is not None
+    assert sha(proof.secret) == proof.table_commitment
+
+
+async def test_the_migration_numbers_existing_hands_per_chat(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await migrate(conn, path=str(path), target=12)
+        await conn.execute(f"INSERT INTO users (id, name, created_at, updated_at)"
+                           f" VALUES (7, 'Ana', {NOW}, {NOW})")
+        # Two tables of one chat and one of another, their hands numbered per table.
+        for chat, status in ((-5, "closed"), (-6, "lobby"), (-5, "lobby")):
+            await conn.execute(f"INSERT INTO tables (chat_id, creator, rules, created_at, status)"
+                               f" VALUES ({chat}, 7, '{{}}', {NOW}, '{status}')")
+        for table, number in ((1, 1), (2, 1), (1, 2), (3, 1), (3, 2), (2, 2)):
+            await conn.execute(
+                "INSERT INTO hands (table_id, number, start, commitment, started_at, status)"
+                f" VALUES ({table}, {number}, '{{}}', '', {NOW}, 'aborted')")
+    store = await Store.open(path)
+    try:
+        rows = await store.db.fetchall("SELECT id, number FROM hands ORDER BY id")
+        # Chat -5 dealt hands 1, 3, 4, 5 (tables 1 and 3); chat -6 hands 2 and 6.
+        assert [(int(r[0]), int(r[1])) for r in rows] == [
+            (1, 1), (2, 1), (3, 2), (4, 3), (5, 4), (6, 2)]
+        assert MIGRATIONS[12].version == 13
+    finally:
+        await store.close()
