@@ -34,6 +34,7 @@ WORDS = {
     "pot": N_("Pot"),
     "watching": N_("You are watching this table."),
     "offline": N_("Connection lost; reconnecting…"),
+    "reopen": N_("Close the table and open it again."),
 }
 """Words of the page itself, sent in the viewer's language."""
 

@@ -187,7 +187,9 @@
       });
       const answer = await reply.json();
       if (!reply.ok) {
-        showError(answer.error || String(reply.status));
+        // Open too long: Telegram's signed data is old (the words of the last state).
+        showError(state && reply.status === 401 ? state.words.reopen
+                  : answer.error || String(reply.status));
         return;
       }
       session = answer.session;
