@@ -32,6 +32,7 @@ from bot.i18n import Translations
 from bot.languages import Languages
 from bot.metrics import Metrics, newest_backup_in
 from bot.miniapp.server import MiniApp
+from bot.next_hand import NextHand
 from bot.ops.backups import Backups
 from bot.ops.events import Events
 from bot.ops.health import Health
@@ -188,6 +189,7 @@ async def start_services(
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
+    app.bot_data["next_hand"] = NextHand(app, services)
     if settings.public_url is not None:
         miniapp = MiniApp(services, app.bot, public_url=settings.public_url,
                           max_age=settings.miniapp_max_age)

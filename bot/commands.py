@@ -51,7 +51,7 @@ from bot.store.fairness import SEED_LENGTH, valid_seed
 from bot.store.history import NetLine, PlayedHand
 from bot.store.next_game import NextGame
 from bot.store.statement import statement
-from bot.table_settings import settings_text
+from bot.table_settings import one_setting_text, settings_text
 from engine import seed_hash
 
 DAILY_BONUS = 200
@@ -389,7 +389,7 @@ async def on_settings(update: Update, context: Context) -> None:
             return
         settings = await context.services.games.chat_settings(message.chat_id)
         await reply(context, message, settings_text(tr, settings),
-                     reply_markup=settings_menu.main_keyboard(settings))
+                     reply_markup=settings_menu.main_keyboard(tr, settings))
 
     await run_command(message, tr, work(), context)
 
@@ -437,8 +437,10 @@ async def on_settings_press(update: Update, context: Context) -> None:
             note = tr.format(replies.SETTING_SAVED, name=press.setting, value=press.value)
         else:
             settings = await games.chat_settings(chat_id)
-        markup = (settings_menu.main_keyboard(settings) if press.setting is None
+        markup = (settings_menu.main_keyboard(tr, settings) if press.setting is None
                   else settings_menu.values_keyboard(tr, press.setting, settings))
+        text = (settings_text(tr, settings) if press.setting is None
+                else one_setting_text(tr, settings, press.setting))
     except settings_menu.BadMenuData:
         await query.answer(popup(errors.Expired().text(tr)), show_alert=True)
         return
@@ -450,8 +452,7 @@ async def on_settings_press(update: Update, context: Context) -> None:
 
     await context.services.outbox.pace.slot(chat_id, URGENT)
     try:
-        await query.edit_message_text(settings_text(tr, settings), parse_mode=ParseMode.HTML,
-                                      reply_markup=markup)
+        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except TelegramError:
         return  # the same menu again ("not modified"), or the message is gone
 

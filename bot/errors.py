@@ -110,6 +110,54 @@ class AlreadyPlaying(BotError):
     msgid = N_("You are playing.")
 
 
+class TooFewChips(BotError):
+    msgid = N_("You are seated, but your stack is below the ante of {ante}: /topup brings "
+               "chips from your balance.")
+    chips = ("ante",)
+
+
+class NothingQueued(BotError):
+    msgid = N_("Nothing was waiting for your next hand.")
+
+
+class NoRebuys(BotError):
+    msgid = N_("This table has no rebuys. A chat admin can allow them: /settings rebuy 500.")
+
+
+class NotBroke(BotError):
+    msgid = N_("A rebuy is for a player with no chips left: /topup brings more from your "
+               "balance.")
+
+
+class RebuysUsed(BotError):
+    msgid = N_("You have taken all {most} rebuys of this table. A friend can /give you "
+               "chips.")
+
+
+class GiveUsage(BotError):
+    msgid = N_("Give chips like this: /give @name 100, or reply to the player's message "
+               "with /give 100.")
+
+
+class GiveWhom(BotError):
+    msgid = N_("I do not know {name} yet: he needs to write to me once (or reply to his "
+               "message with /give 100).")
+
+
+class GiveSelf(BotError):
+    msgid = N_("You cannot give chips to yourself.")
+
+
+class GiveTooMuch(BotError):
+    msgid = N_("You have {balance} to give.")
+    chips = ("balance",)
+
+
+class AllowanceLeft(BotError):
+    msgid = N_("The house may give {left} more today in this chat (setting allowance).")
+    chips = ("left",)
+
+
 class NoCardsAway(BotError):
     msgid = N_("You have no cards: you are sitting out. Press I'm back to play from the "
                "next hand.")

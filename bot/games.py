@@ -13,7 +13,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -31,7 +31,7 @@ from bot.render import (
     private_hands,
 )
 from bot.store import Store, TableStatus
-from bot.store.errors import InsufficientChips, StoreError
+from bot.store.errors import InsufficientChips, NoRebuyLeft, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.models import Table as StoredTable
 from bot.table_settings import BadSetting, TableSettings, change
@@ -63,6 +63,8 @@ class Player:
     id: int
     name: str
     language: str | None = None
+    username: str | None = None
+    """His @name without the @, if he has one (so `/give @name` finds him)."""
 
 
 @dataclass(eq=False)
@@ -82,6 +84,10 @@ class Live:
     hand_id: int = 0
     hand_no: int = 0
     outcome: Outcome | None = None
+    last: Outcome | None = None
+    """How the hand before the one in play ended (its line stays until the first action)."""
+    last_id: int = 0
+    """That hand's id, as /hand takes it."""
     note: str | None = None
     wait: Wait | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -118,7 +124,7 @@ class Live:
             table_id=self.id, status=self.status, settings=self.settings, seats=seats,
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
             wait_seconds=None if autostart else left,
-            outcome=self.outcome, note=self.note,
+            outcome=self.outcome, note=self.note, last=self.last, last_id=self.last_id,
             autostart_seconds=left if autostart else None,
             closing=self.closing,
             private=self.chat_id > 0,  # private chats have positive ids, groups negative
@@ -227,6 +233,10 @@ class Games:
         self.watchers: list[Callable[[Live], None]] = []
         """Called (under the table's lock) each time a table is shown and its timer armed:
         how computer players (bot.practice) learn that it is their turn."""
+        self.after_hand: list[Callable[[Live, Hand, dict[int, bool]], Awaitable[None]]] = []
+        """Awaited (under the table's lock) once a hand is settled and its stacks are back
+        at the table, with who sat out before it: chips queued for the next hand are
+        brought then (bot.next_hand)."""
 
     # ----------------------------------------------------------------- lookups
 
@@ -245,7 +255,8 @@ class Games:
     async def player(self, who: Player) -> int:
         """Make sure the player exists (new ones get the starting chips); his balance."""
         user, _ = await self.store.users.ensure(who.id, who.name, language=who.language,
-                                                starting_chips=self.starting_chips)
+                                                starting_chips=self.starting_chips,
+                                                username=who.username)
         return user.balance
 
     async def speaks(self, user_id: int) -> str:
@@ -528,6 +539,31 @@ class Games:
             await self._publish(live)
             return seat.stack
 
+    async def rebuy(self, live: Live, who: Player) -> tuple[int, int]:
+        """/rebuy: a broke player takes the table's rebuy from the house (bot.store.gifts);
+        his new stack and how many rebuys he has left."""
+        await self.player(who)
+        async with live.lock:
+            self._check_live(live)
+            chips, most = live.settings.rebuy, live.settings.rebuys
+            if chips is None or live.chat_id > 0:  # a practice table has none
+                raise errors.NoRebuys()
+            seat = live.table.seat(who.id)
+            if seat is None:
+                raise errors.NotAtTable()
+            if live.table.in_hand and who.id in live.table.dealt:
+                raise errors.WaitForHand()
+            try:
+                stack = await self.store.gifts.rebuy(live.id, who.id, chips, most=most,
+                                                     below=live.settings.ante)
+            except NoRebuyLeft as err:
+                if err.why == "not broke":
+                    raise errors.NotBroke() from None
+                raise errors.RebuysUsed(most=most) from None
+            live.table.top_up(who.id, stack - seat.stack, stack)
+            self.outbox.show(live)  # the timers run on untouched
+            return stack, most - await self.store.gifts.rebuys_of(live.id, who.id)
+
     async def start(self, live: Live, who: Player, *, is_admin: bool) -> None:
         """The creator or an admin deals the first hand."""
         async with live.lock:
@@ -548,6 +584,8 @@ class Games:
             if seat is None:
                 raise errors.NotAtTable()
             if not seat.sitting_out:
+                if seat.stack < live.settings.ante:
+                    raise errors.TooFewChips(ante=live.settings.ante)
                 raise errors.AlreadyPlaying()
             await self.store.tables.update_seat(live.id, who.id, sitting_out=False, timeouts=0)
             live.table.set_away(who.id, False)
@@ -693,7 +731,8 @@ class Games:
             return None
         if not nets:
             return None
-        return Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest), names
+        return Results(live.played, tuple((r.user_id, r.net) for r in nets), biggest,
+                       tuple((r.user_id, r.rebuys) for r in nets if r.rebuys)), names
 
     def _forgotten(self, live: Live) -> bool:
         return self.tables.get(live.id) is not live
@@ -754,6 +793,7 @@ class Games:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
             raise errors.StoreBusy() from None
+        live.last, live.last_id = live.outcome, live.hand_no
         live.hand, live.hand_id, live.hand_no = hand, hand_id, number
         if began:
             live.wait = live.stored_wait = began[0]
@@ -845,6 +885,8 @@ class Games:
                     # The hand is settled; only a restart would forget he sits out.
                     log.warning("table %s: could not save that %s sits out: %s",
                                 live.id, seat.player, err)
+        for hook in self.after_hand:
+            await hook(live, hand, before)
 
     async def _close(self, live: Live, note: str) -> None:
         """Close a table between hands: every stack goes back. A hand is never refunded here."""
@@ -929,6 +971,12 @@ class Games:
         live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
                     Table(settings.rules()), status=row.status, closing=row.closing,
                     language=chat.language or await self.speaks(row.creator))
+        if not row.practice:
+            # A change of the chat's settings during a hand is in the chat's row: the
+            # table takes it at its next deal, after a restart too.
+            wanted = await self.chat_settings(row.chat_id)
+            if wanted != settings:
+                live.next_settings = wanted
         await self._restore(live, row)
         return live
 

@@ -24,7 +24,6 @@ from bot.handling import (
     is_admin,
     join_link,
     joined_table,
-    parse_amount,
     player_of,
     popup,
     refuse_press,
@@ -176,26 +175,21 @@ async def on_newgame(update: Update, context: Context) -> None:
 
 
 async def on_table_command(update: Update, context: Context) -> None:
-    """/join, /leave, /back, /endgame, /topup [N] and /bet N on this chat's (topic's) table."""
+    """/leave, /back, /endgame and /bet N on this chat's (topic's) table (/join and /topup
+    are in bot.seats)."""
     message, who, tr = command_parts(update, context)
     games = context.services.games
     command = command_name(message)
 
     async def work() -> None:
         live = _table_here(context, message)
-        if command == "join":
-            await games.join(live, who)
-        elif command == "leave":
+        if command == "leave":
             await games.leave(live, who)
         elif command == "back":
             await games.come_back(live, who)
         elif command == "endgame":
             admin = who.id == live.creator or await is_admin(context, live.chat_id, who.id)
             await games.end(live, who, is_admin=admin)
-        elif command == "topup":
-            amount = parse_amount(context.args) if context.args else None
-            stack = await games.top_up(live, who, amount)
-            await reply(context, message, tr.format(replies.STACK_NOW, stack=stack))
         elif command == "bet":
             await bet(games, live, who, context.args)
 

@@ -87,7 +87,8 @@ class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict
 
 
 def player_of(user: User) -> Player:
-    return Player(user.id, display_name(user.full_name, user.id), user.language_code)
+    return Player(user.id, display_name(user.full_name, user.id), user.language_code,
+                  user.username)
 
 
 def thread_of(message: Message) -> int | None:

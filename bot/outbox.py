@@ -179,6 +179,11 @@ class TelegramOutbox:
         self._holds: dict[int, int] = {}
         self._failures: dict[int, int] = {}
         self._sending: set[asyncio.Task[None]] = set()
+        self._cards: dict[int, tuple[int, dict[int, int]]] = {}
+        """Table id to its hand's card messages: (hand id, player to message id)."""
+        self._reminders: dict[int, tuple[Hand, int, int, int]] = {}
+        """Table id to the reminder sent for its turn: (the hand, its turn, the player, the
+        message), taken away once that turn has passed."""
         self._chats: dict[int, ChatInfo] = {}
         self._may_pin: dict[int, bool] = {}
         self._pinned: dict[int, int] = {}
@@ -219,6 +224,7 @@ class TelegramOutbox:
 
     def show(self, live: Live) -> None:
         """Make `live` as it is now the next screen of its table message."""
+        self._turn_passed(live)
         tr = self.translations.get(live.language)
         screen = render_table(live.view(self.now()), tr)
         if self.app_link is not None and live.status is not TableStatus.CLOSED:
@@ -423,6 +429,8 @@ class TelegramOutbox:
 
     async def _send_all(self, live: Live, hands: list[tuple[PrivateHand, str | None]],
                         hand_id: int, rounds: int) -> None:
+        if self._cards.get(live.id, (0, {}))[0] != hand_id:
+            self._cards[live.id] = (hand_id, {})
         ended = await asyncio.gather(*(self._send_cards(live, private, language, hand_id)
                                        for private, language in hands))
         if self.told is not None and all(how.settled for how in ended):
@@ -435,10 +443,26 @@ class TelegramOutbox:
         tr = self.translations.get(language)
         chat = await self.chat_info(live.chat_id)
         text = render_cards(tr, private, None if chat is None else chat.title)
+        sent = self._cards.get(live.id, (0, {}))[1]
+        earlier = sent.get(player)
+        if earlier is not None:
+            # A svara's cards replace the hand's: one card message per hand.
+            how = await self._deliver(
+                "cards", player,
+                partial(self.app.bot.edit_message_text, text, player, earlier,
+                        parse_mode=ParseMode.HTML, reply_markup=self._app_button(live, tr)),
+                wanted=lambda: live.hand_id == hand_id)
+            if how is not Delivery.REFUSED:
+                return how
+            # The earlier message is gone: the cards go out as a new one.
+
+        async def send() -> None:
+            message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
+                                                      reply_markup=self._app_button(live, tr))
+            sent[player] = message.message_id
+
         how = await self._deliver(
-            "cards", player,
-            lambda: self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
-                                              reply_markup=self._app_button(live, tr)),
+            "cards", player, send,
             # A practice table's cards go into the chat of its table message: its pace.
             paced=player == live.chat_id,
             # Worth sending until the next hand is dealt (a round that ended at once too).
@@ -628,6 +652,8 @@ class TelegramOutbox:
 
     async def _after_close(self, live: Live) -> None:
         """A table closed: its results message (if a hand was played), and no pin left."""
+        self._cards.pop(live.id, None)
+        self._reminders.pop(live.id, None)
         await self._unpin(live)
         if live.results is None:
             return
@@ -653,13 +679,31 @@ class TelegramOutbox:
                                                     self.message_id(live.id))
         keyboard = self._app_button(live, tr) or (None if link is None else InlineKeyboardMarkup(
             [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]]))
-        how = await self._deliver(
-            "reminder", player,
-            partial(self.app.bot.send_message, player, text, parse_mode=ParseMode.HTML,
-                    reply_markup=keyboard),
-            wanted=lambda: live.hand is hand and len(hand.actions) == turn)
+        async def send() -> None:
+            message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
+                                                      reply_markup=keyboard)
+            self._reminders[live.id] = (hand, turn, player, message.message_id)
+
+        how = await self._deliver("reminder", player, send,
+                                  wanted=lambda: live.hand is hand and len(hand.actions) == turn)
         if how is Delivery.BLOCKED:
             await self._no_private_chat(player)
+
+    def _turn_passed(self, live: Live) -> None:
+        """The turn a reminder was sent for is over: the reminder goes, the chat stays short."""
+        reminder = self._reminders.get(live.id)
+        if reminder is None:
+            return
+        hand, turn, player, message_id = reminder
+        if live.hand is hand and len(hand.actions) == turn:
+            return
+        del self._reminders[live.id]
+
+        async def remove() -> None:
+            await self._deliver("reminder removal", player,
+                                partial(self.app.bot.delete_message, player, message_id))
+
+        self._background(remove())
 
     def _app_button(self, live: Live, tr: Translator) -> InlineKeyboardMarkup | None:
         """In a private chat, the button that opens the table's Mini App (if served)."""

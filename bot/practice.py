@@ -39,7 +39,7 @@ from bot.handling import (
     reply,
     run_command,
 )
-from bot.i18n import Translations, Translator
+from bot.i18n import N_, Translations, Translator
 from bot.pacing import URGENT
 from bot.store import TableStatus
 from bot.store.errors import TableExists
@@ -67,9 +67,20 @@ CHOICE = "practice:"
 """Callback data of the buttons that ask how many computer players: ``practice:3``."""
 
 
-def computer_name(k: int) -> str:
+LEVELS: dict[Level, str] = {
+    Level.CAUTIOUS: N_("cautious"),
+    Level.NORMAL: N_("normal"),
+    Level.BOLD: N_("bold"),
+}
+"""How each level of computer player is called at the table."""
+
+
+def computer_name(tr: Translator, k: int) -> str:
+    """The k-th computer player's name in the player's language: "Bot Ana (normal)"."""
     name, level = COMPUTERS[k - 1]
-    return f"Bot {name} ({level.value})"
+    # Plain text, not HTML: it is stored as the player's name and escaped where shown.
+    return tr.gettext("Bot {name} ({level})").format(name=name,
+                                                     level=tr.gettext(LEVELS[level]))
 
 
 def is_practice(live: Live) -> bool:
@@ -133,15 +144,19 @@ class Practice:
             raise errors.PracticeRunning()
         await games.player(who)
         settings = games.defaults
-        computers = [(computer_of(who.id, k), computer_name(k)) for k in range(1, count + 1)]
+        language = await games.speaks(who.id)
+        tr = self.translations.get(language)
+        computers = [(computer_of(who.id, k), computer_name(tr, k))
+                     for k in range(1, count + 1)]
         try:
             row = await games.store.tables.open_practice(
                 who.id, computers, rules=settings.model_dump(mode="json"),
-                buy_in=settings.max_buy_in, wallet_name=f"{who.name} (practice chips)")
+                buy_in=settings.max_buy_in,
+                wallet_name=tr.gettext("{name} (practice chips)").format(name=who.name))
         except TableExists:
             raise errors.PracticeRunning() from None
         live = Live(row.id, who.id, None, who.id, settings, Table(settings.rules()),
-                    language=await games.speaks(who.id))
+                    language=language)
         await announce([name for _, name in computers], settings.max_buy_in)
         await games.adopt(live)
         return live

@@ -97,6 +97,10 @@ class TableView:
     """SHA-256 of the table's secret, shown before its first decision (docs/FAIRNESS.md)."""
     table_secret: str | None = None
     """The table's secret, shown once the table has closed (if its settings reveal it)."""
+    last: Outcome | None = None
+    """How the hand before the one in play ended: one line until this hand's first action."""
+    last_id: int = 0
+    """That hand's number in its chat, as /hand takes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,12 +266,20 @@ def action_words(tr: Translator, name: Html, event: Event) -> str | None:
     return None
 
 
+def _said(events: list[Event] | tuple[Event, ...], all_events: list[Event]) -> list[Event]:
+    """The events that are actions in words, each action once: a player who leaves is
+    "folds and leaves" once his fold is there, not also "leaves"."""
+    gone = {e.seat for e in all_events if isinstance(e, Fold) and e.leaving}
+    return [e for e in events if isinstance(getattr(e, "seat", None), int)
+            and not (isinstance(e, Left) and e.seat in gone)]
+
+
 def _last_actions(view: TableView, tr: Translator, hand: Hand) -> str | None:
+    # In a svara only its own actions: the round before it was shown down already.
+    events = _since_svara(hand) if hand.round_no > 1 else hand.events
     words: list[str] = []
-    for event in reversed(hand.events):
-        seat = getattr(event, "seat", None)
-        if not isinstance(seat, int):
-            continue
+    for event in reversed(_said(events, hand.events)):
+        seat = getattr(event, "seat", 0)
         said = action_words(tr, _name(view, hand.seats[seat].player), event)
         if said is not None:
             words.append(said)
@@ -295,6 +307,8 @@ def _playing(view: TableView, tr: Translator) -> Screen:
     for i, s in enumerate(hand.seats):
         marker = "▶ " if i == hand.to_act or i in hand.pending else "   "
         lines.append(f"{marker}{_name(view, s.player)}: {_status(view, tr, hand, i)}")
+    if view.last is not None and view.last_id and not hand.actions:
+        lines += ["", _last_hand_line(view, tr, view.last)]
     earlier = _earlier_showdown(view, tr, hand)
     if earlier:
         lines += ["", *earlier]
@@ -385,7 +399,9 @@ def _hand_buttons(view: TableView, tr: Translator,
         for to in _presets(hand, legal.raise_to, legal.all_in):
             text = tr.format("Bet {n}", n=to) if legal.opening else tr.format("Raise to {n}", n=to)
             bets.append((text, press(Button.RAISE, to)))
-        if legal.all_in is not None:
+        # A call of his whole stack is his all-in already: one button, not two alike.
+        calls_all = legal.call is not None and legal.call >= hand.seats[legal.seat].stack
+        if legal.all_in is not None and not calls_all:
             bets.append((tr.format("All-in ({n})", n=legal.all_in), press(Button.ALL_IN)))
         if bets:
             rows.append(tuple(bets))
@@ -423,6 +439,20 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
     if any(s.sitting_out for s in view.seats):
         rows.append(((tr.gettext("I'm back"), Press(view.table_id, 0, 0, Button.BACK).encode()),))
     return Screen("\n".join(lines), tuple(rows))
+
+
+def _last_hand_line(view: TableView, tr: Translator, last: Outcome) -> str:
+    """The hand before this one in a line: who took its biggest pot, with what, and where
+    to see it in full."""
+    winners, pot, points = max(last.won, key=lambda w: w[1], default=((), 0, None))
+    names = Html(", ".join(_name(view, p) for p in winners))
+    n = view.last_id
+    if len(winners) > 1:
+        return tr.format("Last hand: {names} split {pot} · /hand {n}", names=names, pot=pot, n=n)
+    if points is None:
+        return tr.format("Last hand: {names} took {pot} · /hand {n}", names=names, pot=pot, n=n)
+    return tr.format("Last hand: {names} won {pot} with {points} · /hand {n}", names=names,
+                     pot=pot, points=tr.points(points), n=n)
 
 
 def _outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[str]:
@@ -537,9 +567,11 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
         deck_line(tr, private.commitment),
     ]
     if private.openings:
-        lines.append(tr.gettext("Your cards in the deck (position|card|salt), to check "
-                                "against the hand's proof afterwards:"))
-        lines += [f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings]
+        # Folded away (Telegram's expandable quote): a tap opens it, the chat stays short.
+        proof = [tr.gettext("Your cards in the deck (position|card|salt), to check "
+                            "against the hand's proof afterwards:"),
+                 *(f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings)]
+        lines.append("<blockquote expandable>" + "\n".join(proof) + "</blockquote>")
     return "\n".join(lines)
 
 
@@ -565,15 +597,17 @@ def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str
     elif legal is not None:
         if legal.call is not None:
             options.append(tr.format("call {n}", n=legal.call))
+        calls_all = legal.call is not None and legal.call >= hand.seats[legal.seat].stack
         if legal.raise_to is not None:
             options.append(tr.gettext("bet") if legal.opening else tr.gettext("raise"))
-        elif legal.all_in is not None:
+        elif legal.all_in is not None and not calls_all:  # as the buttons: one way all in
             options.append(tr.gettext("all-in"))
         options.append(tr.gettext("fold"))
     choice = Html(tr.gettext(" or ").join(options[:2]) if len(options) <= 2
                   else ", ".join(options[:-1]) + tr.gettext(" or ") + options[-1])
-    return tr.format("Your turn at {group}: {choice} · {seconds} s left",
-                     group=group_title(group),
+    # A practice table is in the private chat itself: it has no group's name.
+    place = group_title(group) or tr.gettext("your practice table")
+    return tr.format("Your turn at {group}: {choice} · {seconds} s left", group=place,
                      choice=choice, seconds=max(seconds_left, 0))
 
 
@@ -612,6 +646,8 @@ class Results:
     """(player, chips taken home minus chips brought), in the order they sat down."""
     biggest: tuple[int, int, int] | None = None
     """(hand number, player, chips won) of the biggest pot, if a hand paid one."""
+    rebuys: tuple[tuple[int, int], ...] = ()
+    """(player, how many rebuys he took from the house): their chips count as not his."""
 
 
 def results_text(tr: Translator, names: dict[int, str], results: Results) -> str:
@@ -623,8 +659,12 @@ def results_text(tr: Translator, names: dict[int, str], results: Results) -> str
     lines: list[str] = [tr.nformat("🏁 <b>Svara</b>: results after {count} hand",
                                    "🏁 <b>Svara</b>: results after {count} hands",
                                    results.hands, count=results.hands), ""]
+    rebuys = dict(results.rebuys)
     for player, net in sorted(results.nets, key=lambda pn: -pn[1]):
-        lines.append(f"{name(player)}: {net:+d}" if net else f"{name(player)}: 0")
+        line = f"{name(player)}: {net:+d}" if net else f"{name(player)}: 0"
+        if rebuys.get(player):
+            line += " " + tr.nformat("({n} rebuy)", "({n} rebuys)", rebuys[player])
+        lines.append(line)
     if results.biggest is not None:
         number, player, won = results.biggest
         lines += ["", tr.format("Biggest pot: {chips}, taken by {name} in hand {n}.",
@@ -703,9 +743,18 @@ ACTS: dict[Act, str] = {
 
 
 def action_line(tr: Translator, names: dict[int, str], played: PlayedHand,
-                 action: Action) -> Html:
+                 action: Action, events: tuple[Event, ...]) -> Html:
+    """One action of /hand in the words the table message used for it ("Ana bets 20",
+    "Boris: no blind (time)"); an action without a player's move, in its own words."""
+    hand = played.hand
+    words = [action_words(tr, escape(short_name(
+                 names.get(hand.seats[getattr(e, "seat", 0)].player, "?"))), e)
+             for e in _said(events, hand.events)]
+    said = [w for w in words if w is not None]
+    if said:
+        return Html(" · ".join(said))
     name = "" if action.seat is None else short_name(
-        names.get(played.hand.seats[action.seat].player, "?"))
+        names.get(hand.seats[action.seat].player, "?"))
     return tr.format(ACTS[action.act], name=name, amount=action.amount or 0)
 
 
@@ -723,8 +772,9 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
                                         enumerate(hand.start_json()["seats"])))),
         "",
     ]
+    again = Hand.from_start(hand.start_json())  # each action with the events it made
     for n, action in enumerate(hand.actions, start=1):
-        lines.append(f"{n}. " + action_line(tr, names, played, action))
+        lines.append(f"{n}. " + action_line(tr, names, played, action, again.apply(action)))
     shown = [e for e in hand.events if isinstance(e, Shown)]
     if shown:
         lines.append("")

@@ -17,6 +17,41 @@ SEATED = N_("You are at the table. Your cards will come here; good luck!")
 """In private, after a join link from the group was opened and the join went through."""
 STACK_NOW = N_("Your stack is now {stack}.")
 """After /topup."""
+REBOUGHT = N_("{name} takes {chips} from the house: stack {stack}, {left} more rebuys.")
+"""After /rebuy."""
+GIVEN = N_("{name} gets {chips} from {giver}.")
+"""After a player's /give of his own chips."""
+GIVEN_BY_HOUSE = N_("{name} gets {chips} from the house; the chat may give {left} more "
+                    "today.")
+"""After a chat admin's /give from the house."""
+SEATED_NEXT_HAND = N_("You sit down at the next hand.")
+"""/join while a hand is played: the seat is taken, the cards come from the next deal."""
+TOP_UP_NEXT_HAND = N_("+{chips} at the next hand. /topup cancel takes it back.")
+"""/topup N during the player's own hand."""
+TOP_UP_ALL_NEXT_HAND = N_("Chips up to the table's maximum at the next hand. /topup cancel "
+                          "takes it back.")
+"""/topup (no amount) during the player's own hand."""
+REBUY_NEXT_HAND = N_("A rebuy at the next hand, if you have no chips left then. /topup cancel "
+                     "takes it back.")
+"""/rebuy during the player's own hand."""
+QUEUE_CANCELLED = N_("Cancelled: nothing is added at the next hand.")
+"""/topup cancel."""
+
+# --------------------------------------------------------------------- after a hand, in private
+
+QUEUED_NOT_ADDED = N_("{table}: the chips you asked for could not be added. {why}")
+"""A top-up or rebuy queued during the player's hand could not be brought when it ended."""
+SAT_OUT_PRIVATE = N_("{table}: you sit out, your turn ran out in two hands in a row. Press "
+                     "I'm back on the table, or send /back there, to play from the next hand.")
+"""A player the last hand left sitting out after his timeouts."""
+OUT_OF_CHIPS_PRIVATE = N_("{table}: your stack is below the ante, so you sit out. Send /topup "
+                          "there to bring chips from your balance, or a friend can /give you "
+                          "some.")
+"""A player the last hand left without the ante, at a table without rebuys."""
+OUT_OF_CHIPS_REBUY = N_("{table}: your stack is below the ante, so you sit out. Send /topup "
+                        "there to bring chips from your balance, or /rebuy to take {chips} "
+                        "from the house.")
+"""A player the last hand left without the ante, at a table with rebuys."""
 OPEN_THE_BOT = N_("Open the bot")
 """The button under a refusal that needs the private chat first (it opens it)."""
 

@@ -17,11 +17,11 @@ from telegram.ext import (
     filters,
 )
 
-from bot import choose_language, commands, handlers, inline, practice, replies
+from bot import choose_language, commands, handlers, inline, practice, replies, seats
 from bot import languages as language_menu
 from bot.callback_data import PATTERN
 from bot.flood import QUIET, Verdict
-from bot.handling import Context, reply
+from bot.handling import Context
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -35,7 +35,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("newgame", handlers.on_newgame))
     # Before the group's table commands: in a private chat they reach the practice table.
     practice.register(app)
-    app.add_handler(CommandHandler(["join", "leave", "back", "endgame", "bet", "topup"],
+    seats.register(app)  # /join, /topup, /rebuy, /give
+    app.add_handler(CommandHandler(["leave", "back", "endgame", "bet"],
                                    handlers.on_table_command))
     app.add_handler(CommandHandler("help", handlers.on_help))
     app.add_handler(CommandHandler("rules", handlers.on_rules))
@@ -71,6 +72,9 @@ async def _guard_commands(update: object, context: Context) -> None:
     if verdict is Verdict.WARN:
         await context.services.languages.learn(update)
         tr = context.services.languages.for_user(user)
-        await reply(context, message, tr.format(replies.SLOW_DOWN,
-                                                time=tr.seconds(int(QUIET))))
+        # Queued apart from his commands' replies: one still being answered cannot
+        # replace it.
+        context.services.outbox.reply(message, tr.format(replies.SLOW_DOWN,
+                                                         time=tr.seconds(int(QUIET))),
+                                      key=(user.id, "slow down"))
     raise ApplicationHandlerStop

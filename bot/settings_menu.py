@@ -19,7 +19,7 @@ from typing import Final
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
-from bot.table_settings import DECLARED, Declared, TableSettings
+from bot.table_settings import DECLARED, Declared, TableSettings, value_text
 
 PREFIX: Final = "s1:"
 PATTERN: Final = "^" + re.escape(PREFIX)
@@ -87,9 +87,9 @@ def _current(declared: Declared, settings: TableSettings) -> str:
     return declared.word_of(getattr(settings, declared.field))
 
 
-def main_keyboard(settings: TableSettings) -> InlineKeyboardMarkup:
-    """One button per setting, showing its value; two a row."""
-    buttons = [InlineKeyboardButton(f"{d.setting.word}: {_current(d, settings)}",
+def main_keyboard(tr: Translator, settings: TableSettings) -> InlineKeyboardMarkup:
+    """One button per setting, its plain name and value; two a row."""
+    buttons = [InlineKeyboardButton(f"{tr.gettext(d.setting.label)}: {value_text(tr, d, settings)}",
                                     callback_data=MenuPress(d.setting.word).encode())
                for d in DECLARED]
     return InlineKeyboardMarkup([buttons[i:i + 2] for i in range(0, len(buttons), 2)])
@@ -99,12 +99,20 @@ def values_keyboard(tr: Translator, word: str, settings: TableSettings) -> Inlin
     """The values of one setting, the current one marked, and the way back."""
     declared = _BY_WORD[word]
     now = _current(declared, settings)
-    buttons = [InlineKeyboardButton(("✅ " if value == now else "") + value,
+    buttons = [InlineKeyboardButton(("✅ " if value == now else "") + _plain_choice(
+                                        tr, declared, value),
                                     callback_data=MenuPress(word, value).encode())
                for value in choices(declared)]
     rows = [buttons[i:i + 4] for i in range(0, len(buttons), 4)]
     rows.append([InlineKeyboardButton(tr.gettext(BACK), callback_data=MenuPress().encode())])
     return InlineKeyboardMarkup(rows)
+
+
+def _plain_choice(tr: Translator, declared: Declared, word: str) -> str:
+    """A value button in plain words: "no limit" for ``none``, "20 seconds" for ``20``."""
+    value = declared.parse(word)
+    shown = TableSettings().model_copy(update={declared.field: value})
+    return value_text(tr, declared, shown)
 
 
 BACK = N_("« All settings")

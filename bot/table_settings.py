@@ -19,11 +19,15 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.errors import BadSetting as BadSetting
-from bot.i18n import N_, Translator, escape
+from bot.i18n import N_, Html, Translator, escape
 from engine import BadRules, Limit, Rules, ScoringRules, TieRule
 from engine.rules import MAX_SEATS
 
 ON_OFF: Mapping[str, object] = {"on": True, "off": False}
+_ON_OFF_WORDS: Mapping[object, str] = {True: N_("on"), False: N_("off")}
+_TEN_ANTES = N_("ten antes")
+_NEVER = N_("never")
+_NONE = N_("none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,14 @@ class Setting:
     presets: tuple[str, ...] = ()
     """For a number: the values offered as buttons in the /settings menu (any other is
     typed, /settings NAME VALUE)."""
+    label: str = ""
+    """What the setting is, in plain words (a message id): "Betting limit"."""
+    plain: Mapping[object, str] = field(default_factory=dict)
+    """For words: how each value reads in plain words (message ids)."""
+    unit: str = ""
+    """For a number: ``chips``, ``seconds``, ``antes`` or nothing."""
+    none: str | None = None
+    """For a number: how unset (an optional one) or 0 reads ("ten antes", "never")."""
 
 
 class TableSettings(BaseModel):
@@ -58,53 +70,86 @@ class TableSettings(BaseModel):
 
     ante: Annotated[int, Field(ge=1, le=10**9), Setting(
         "ante", reads=N_("Ante {ante}"), operator="default_ante",
-        presets=("1", "5", "10", "20", "50", "100"))] = 10
+        presets=("1", "5", "10", "20", "50", "100"), label=N_("Ante"), unit="chips")] = 10
     blind: Annotated[bool, Setting(
         "blind", ON_OFF, reads={True: N_("blind up to {max_blind}"), False: N_("no blind")},
-    )] = True
+        label=N_("Blind bets"), plain=_ON_OFF_WORDS)] = True
     blind_cap: Annotated[int | None, Field(ge=1), Setting(
-        "blindcap", presets=("0", "50", "100", "200"))] = None
+        "blindcap", presets=("0", "50", "100", "200"), label=N_("Largest blind"),
+        unit="chips", none=_TEN_ANTES)] = None
     limit: Annotated[Limit, Setting(
         "limit",
         {"none": Limit.NO_LIMIT, "no": Limit.NO_LIMIT, "pot": Limit.POT_LIMIT,
          "cap": Limit.FIXED_CAP, "fixed": Limit.FIXED_CAP},
         reads={Limit.NO_LIMIT: N_("no limit"), Limit.POT_LIMIT: N_("pot limit"),
                Limit.FIXED_CAP: N_("bets capped at {max_bet_step}")},
+        label=N_("Betting limit"),
+        plain={Limit.NO_LIMIT: N_("no limit"), Limit.POT_LIMIT: N_("pot limit"),
+               Limit.FIXED_CAP: N_("capped bets")},
     )] = Limit.NO_LIMIT
     bet_cap: Annotated[int | None, Field(ge=1), Setting(
-        "betcap", presets=("0", "50", "100", "200", "500"))] = None
+        "betcap", presets=("0", "50", "100", "200", "500"), label=N_("Most a bet adds"),
+        unit="chips", none=_TEN_ANTES)] = None
     tie: Annotated[TieRule, Setting(
         "tie", {"svara": TieRule.SVARA, "split": TieRule.SPLIT},
         reads={TieRule.SVARA: N_("ties: svara"), TieRule.SPLIT: N_("ties: split")},
+        label=N_("A tie"),
+        plain={TieRule.SVARA: N_("a svara"), TieRule.SPLIT: N_("the pot is split")},
     )] = TieRule.SVARA
-    two_sevens: Annotated[bool, Setting("sevens", ON_OFF)] = True
-    three_sevens_top: Annotated[bool, Setting("threesevens", {"top": True, "trips": False})] = True
-    chechak: Annotated[bool, Setting("chechak", ON_OFF)] = True
+    two_sevens: Annotated[bool, Setting("sevens", ON_OFF, label=N_("Two sevens score 23"),
+                                        plain=_ON_OFF_WORDS)] = True
+    three_sevens_top: Annotated[bool, Setting(
+        "threesevens", {"top": True, "trips": False}, label=N_("Three sevens"),
+        plain={True: N_("the best hand (34)"), False: N_("three of a kind (21)")})] = True
+    chechak: Annotated[bool, Setting("chechak", ON_OFF, label=N_("7♣ is the Chechak"),
+                                     plain=_ON_OFF_WORDS)] = True
     max_seats: Annotated[int, Field(ge=2, le=MAX_SEATS), Setting(
-        "seats", presets=tuple(str(n) for n in range(2, MAX_SEATS + 1)))] = MAX_SEATS
+        "seats", presets=tuple(str(n) for n in range(2, MAX_SEATS + 1)),
+        label=N_("Seats"))] = MAX_SEATS
     turn_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
         "turn", reads=N_("Turn {turn_timeout} s"), row=1, operator="turn_timeout",
-        presets=("20", "30", "45", "60", "90", "120"))] = 45
+        presets=("20", "30", "45", "60", "90", "120"), label=N_("Time to act"),
+        unit="seconds")] = 45
     blind_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
         "blindtime", reads=N_("blind {blind_timeout} s"), row=1,
-        operator="blind_timeout", presets=("10", "20", "30", "60"))] = 20
+        operator="blind_timeout", presets=("10", "20", "30", "60"),
+        label=N_("Time for the blind"), unit="seconds")] = 20
     svara_join_timeout: Annotated[float, Field(gt=0, le=3600), Setting(
         "svaratime", reads=N_("svara join {svara_join_timeout} s"), row=1,
-        operator="svara_join_timeout", presets=("15", "30", "45", "60"))] = 30
+        operator="svara_join_timeout", presets=("15", "30", "45", "60"),
+        label=N_("Time to join a svara"), unit="seconds")] = 30
     max_buy_in_antes: Annotated[int, Field(ge=1, le=10**6), Setting(
         "buyin", reads=N_("buy-in up to {max_buy_in}"), row=1,
-        presets=("20", "50", "100", "200", "500"))] = 100
+        presets=("20", "50", "100", "200", "500"), label=N_("Largest buy-in"),
+        unit="antes")] = 100
     next_hand_delay: Annotated[float, Field(ge=0, le=3600), Setting(
-        "pause", operator="next_hand_delay", presets=("3", "5", "10", "20"))] = 5
+        "pause", operator="next_hand_delay", presets=("3", "5", "10", "20"),
+        label=N_("Pause between hands"), unit="seconds")] = 5
     autostart: Annotated[float, Field(ge=0, le=3600), Setting(
-        "autostart", operator="lobby_autostart", presets=("0", "30", "60", "120"))] = 0
+        "autostart", operator="lobby_autostart", presets=("0", "30", "60", "120"),
+        label=N_("Lobby starts by itself"), unit="seconds", none=_NEVER)] = 0
     """Seconds after the second player joins before the lobby starts by itself; 0: never."""
     nudge_after: Annotated[float, Field(ge=0, le=3600), Setting(
-        "nudge", operator="nudge_after", presets=("0", "5", "10", "20", "30"))] = 10
+        "nudge", operator="nudge_after", presets=("0", "5", "10", "20", "30"),
+        label=N_("Private reminder after"), unit="seconds", none=_NEVER)] = 10
     """Seconds a turn waits before its player is reminded privately; 0: never."""
-    reveal: Annotated[bool, Setting("reveal", ON_OFF)] = True
+    reveal: Annotated[bool, Setting("reveal", ON_OFF, label=N_("Secret revealed at the close"),
+                                    plain=_ON_OFF_WORDS)] = True
     """Reveal the table's secret when it closes, so every deck it dealt can be recomputed
     (folded cards too); off keeps folded cards private for good (docs/FAIRNESS.md)."""
+    rebuy: Annotated[int | None, Field(ge=1, le=10**9), Setting(
+        "rebuy", reads=N_("rebuy {rebuy} up to {rebuys} times"), row=1,
+        presets=("0", "200", "500", "1000"), label=N_("Rebuy from the house"),
+        unit="chips", none=_NONE)] = None
+    """Chips a broke player may take from the house with /rebuy; None (0): no rebuys."""
+    rebuys: Annotated[int, Field(ge=1, le=100), Setting(
+        "rebuys", presets=("1", "2", "3", "5"), label=N_("Rebuys per player"))] = 3
+    """How many rebuys each player may take at one table."""
+    allowance: Annotated[int, Field(ge=0, le=10**9), Setting(
+        "allowance", presets=("0", "500", "1000", "5000"),
+        label=N_("House gifts a day"), unit="chips", none=_NONE)] = 0
+    """Chips the chat's admins may give from the house with /give in 24 hours; 0: none
+    (an admin's /give is then of his own chips, like anyone's)."""
 
     @property
     def max_buy_in(self) -> int:
@@ -271,19 +316,61 @@ def rules_lines(tr: Translator, s: TableSettings) -> list[str]:
     rows: dict[int, list[str]] = {}
     for d in DECLARED:
         reads = d.setting.reads
-        msgid = reads.get(getattr(s, d.field)) if isinstance(reads, Mapping) else reads
+        value = getattr(s, d.field)
+        msgid = reads.get(value) if isinstance(reads, Mapping) else (
+            None if value is None else reads)  # an optional number unset is not shown
         if msgid is not None:
             rows.setdefault(d.setting.row, []).append(tr.format(msgid, **facts))
     return [" · ".join(rows[row]) for row in sorted(rows)]
 
 
+def value_text(tr: Translator, d: Declared, s: TableSettings) -> str:
+    """A setting's value in plain words: "no limit", "45 seconds", "ten antes"."""
+    value = getattr(s, d.field)
+    if d.setting.words:
+        msgid = d.setting.plain.get(value)
+        return tr.gettext(msgid) if msgid else d.word_of(value)
+    if (value is None or value == 0) and d.setting.none:
+        return tr.gettext(d.setting.none)
+    number = _plain(value)
+    if not isinstance(number, int | float):
+        return str(number)
+    if d.setting.unit == "chips" and isinstance(number, int):
+        return tr.chips(number)
+    if d.setting.unit == "seconds":
+        if isinstance(number, int):
+            return tr.seconds(number)
+        return tr.nformat("{count} second", "{count} seconds", 2, count=tr.number(number))
+    if d.setting.unit == "antes":
+        return tr.nformat("{count} ante", "{count} antes", int(number),
+                          count=tr.number(number))
+    return tr.number(number)
+
+
+def setting_line(tr: Translator, d: Declared, s: TableSettings) -> str:
+    """One setting in /settings: its plain name and value, then the word to type."""
+    line = tr.format("{label}: <b>{value}</b>", label=tr.gettext(d.setting.label),
+                     value=value_text(tr, d, s))
+    return f"{line} · <code>{escape(d.setting.word)}</code>"
+
+
 def settings_text(tr: Translator, s: TableSettings) -> str:
-    """The answer to /settings: the rules in force, then every setting as admins type it."""
+    """The answer to /settings: the rules in force, then every setting in plain words with
+    the word admins type for it."""
     lines = [tr.gettext("<b>Table settings of this chat</b>"), *rules_lines(tr, s), ""]
-    for d in DECLARED:
-        now = f"<code>{escape(d.setting.word)}</code> {escape(d.word_of(getattr(s, d.field)))}"
-        if d.setting.words:
-            now += f" ({escape(', '.join(d.setting.words))})"
-        lines.append(now)
+    lines += [setting_line(tr, d, s) for d in DECLARED]
     lines += ["", tr.gettext("Use /settings NAME VALUE, e.g. /settings tie split.")]
+    return "\n".join(lines)
+
+
+def one_setting_text(tr: Translator, s: TableSettings, word: str) -> str:
+    """The /settings menu of one setting: which one it is, what it is now, the words."""
+    d = _BY_WORD[word]
+    lines = [tr.gettext("<b>Table settings of this chat</b>"), "", setting_line(tr, d, s)]
+    if d.setting.words:
+        first = {v: w for w, v in reversed(list(d.setting.words.items()))}  # no synonyms
+        options = ", ".join(f"<code>{escape(w)}</code>" for w in d.setting.words
+                            if first[d.setting.words[w]] == w)
+        lines.append(tr.format("Typed: {words}", words=Html(options)))
+    lines += ["", tr.gettext("Choose a new value:")]
     return "\n".join(lines)

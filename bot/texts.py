@@ -13,6 +13,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("bet", N_("Bet or raise to a custom amount: /bet 50")),
     ("back", N_("Come back after sitting out")),
     ("topup", N_("Bring more chips between hands: /topup or /topup 200")),
+    ("rebuy", N_("Out of chips? Take the table's rebuy from the house")),
+    ("give", N_("Give chips to a player: /give @name 100")),
     ("endgame", N_("Close the table, after the hand in play (creator or admin)")),
     ("practice", N_("Practice against computer players, in private: /practice 3")),
     ("table", N_("Post the table message again at the bottom of the chat")),
@@ -111,6 +113,9 @@ MOVEMENTS: dict[str, str] = {
     "win": NP_("movement", "won"),
     "return": NP_("movement", "uncalled chips back"),
     "refund": NP_("movement", "refund"),
+    "rebuy": NP_("movement", "rebuy from the house"),
+    "house_gift": NP_("movement", "gift from the house"),
+    "gift": NP_("movement", "gift"),
 }
 """Words for the ledger's movement kinds, as /balance lists them."""
 

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 from bot.sandbox.api_common import Ctx, Handler, chat_for
 from bot.sandbox.errors import ANSWER_TOO_LONG, QUERY_TOO_OLD, ApiError, bad_request
 from bot.sandbox.models import JSON, CallbackAnswer, ChatRecord, UserRecord
+from bot.sandbox.transcript import ANSWERED_TWICE
 
 MAX_ANSWER = 200
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")
@@ -127,11 +128,11 @@ async def answer_callback_query(ctx: Ctx) -> Any:
     """answerCallbackQuery: once per press, in time, text up to 200 characters."""
     world = ctx.world
     query = world.queries.get(ctx.params.get_str("callback_query_id") or "")
-    if (
-        query is None
-        or query.answer is not None
-        or world.clock() - query.created > world.callback_timeout
-    ):
+    if query is not None and query.answer is not None:
+        # Telegram answers as for an old query; the stand-in also says what happened.
+        ctx.server.transcript.flag(ANSWERED_TWICE, f"press {query.id} answered twice")
+        raise ApiError(400, QUERY_TOO_OLD)
+    if query is None or world.clock() - query.created > world.callback_timeout:
         raise ApiError(400, QUERY_TOO_OLD)
     text = ctx.params.get_str("text")
     if text is not None and len(text) > MAX_ANSWER:

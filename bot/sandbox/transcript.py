@@ -26,8 +26,12 @@ MARKUP = "markup"
 UNANSWERED = "unanswered_callback"
 NOT_MODIFIED_EDIT = "not_modified"
 """An edit that changes nothing: a wasted call the bot could have skipped."""
+ANSWERED_TWICE = "answered_twice"
+"""A second answerCallbackQuery for one press: Telegram refuses it as too old, and the
+presser saw only the first."""
 VIOLATION_KINDS = frozenset(
-    {FLOOD, UNKNOWN_METHOD, HTML, LENGTH, MARKUP, UNANSWERED, NOT_MODIFIED_EDIT}
+    {FLOOD, UNKNOWN_METHOD, HTML, LENGTH, MARKUP, UNANSWERED, NOT_MODIFIED_EDIT,
+     ANSWERED_TWICE}
 )
 
 

@@ -3,6 +3,8 @@
 Checks, each reported separately:
 
 * every movement sums to zero (double entry);
+* only grants, bonuses, rebuys and the house's gifts take chips from the bank, and a
+  player's gift moves between balances only;
 * balances + table stacks + chips in open pots = every chip ever granted;
 * the ledger of every settled or aborted hand sums to zero (its pot was emptied);
 * every cached balance, stack and pot equals its ledger sum (a stack without a seat is 0);
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.store.migrations import BANK_KINDS
 from bot.store.sql import Conn, fetchall, fetchone, read_only_uri
 
 
@@ -101,9 +104,22 @@ async def run_audit(conn: Conn, *, limit: int = 50) -> AuditReport:
 
     await each("SELECT move, sum(delta) FROM ledger GROUP BY move HAVING sum(delta) != 0",
          "movement {0} does not balance: its rows sum to {1}")
-    await each("SELECT id, kind FROM ledger WHERE account = 'bank'"
-         " AND kind NOT IN ('grant', 'bonus', 'operator_grant')",
-         "ledger row {0}: a {1} may not touch the bank")
+    bank_kinds = ", ".join(f"'{k}'" for k in BANK_KINDS)
+    await each(f"SELECT id, kind FROM ledger WHERE account = 'bank'"
+               f" AND kind NOT IN ({bank_kinds})",
+               "ledger row {0}: a {1} may not touch the bank")
+    await each("SELECT id, account FROM ledger WHERE (kind = 'gift' AND account != 'balance')"
+               " OR (kind = 'house_gift' AND account NOT IN ('bank', 'balance'))"
+               " OR (kind = 'rebuy' AND account NOT IN ('bank', 'stack'))",
+               "ledger row {0}: a gift or rebuy may not touch a {1}")
+    gifts = await fetchone(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                                 " AND name = 'house_gifts'")
+    if gifts is not None:  # a copy of a database older than the gifts has none to check
+        await each("SELECT g.move, g.amount, ifnull(sum(l.delta), 0) FROM house_gifts g"
+                   " LEFT JOIN ledger l ON l.move = g.move AND l.account = 'balance'"
+                   " AND l.kind = 'house_gift' GROUP BY g.move"
+                   " HAVING g.amount != ifnull(sum(l.delta), 0)",
+                   "house gift {0} of {1} chips: the ledger moved {2}")
     if r.balances + r.stacks + r.open_pots != r.granted:
         bad.append(
             f"chips do not add up: balances {r.balances} + stacks {r.stacks} + open pots "

@@ -128,3 +128,20 @@ class BonusNotDue(StoreError):
     def __init__(self, user_id: int, due_at: int) -> None:
         super().__init__(f"the next daily bonus of user {user_id} is due at {due_at} (unix time)")
         self.due_at = due_at
+
+
+class NoRebuyLeft(StoreError):
+    """A broke player asked for a rebuy he may not take: too many taken, or not broke."""
+
+    def __init__(self, table_id: int, user_id: int, why: str) -> None:
+        super().__init__(f"user {user_id} may not rebuy at table {table_id}: {why}")
+        self.why = why
+
+
+class AllowanceSpent(StoreError):
+    """A chat admin's gift from the house is over what the chat may still give today."""
+
+    def __init__(self, chat_id: int, left: int, asked: int) -> None:
+        super().__init__(f"chat {chat_id} may give {left} more chips from the house today, "
+                         f"not {asked}")
+        self.left = left

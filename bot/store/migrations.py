@@ -26,7 +26,12 @@ LEDGER_KINDS = (
     "buy_in", "top_up", "cash_out",  # balance <-> table stack
     "ante", "blind", "bet", "svara_join",  # stack -> pot
     "win", "return", "refund",  # pot -> stack (or balance, for a refund to a gone seat)
+    "rebuy",  # chips created: bank -> the stack of a broke player, as the table allows
+    "house_gift",  # chips created: bank -> balance, a chat admin's /give
+    "gift",  # balance -> balance, a player's /give of his own chips
 )
+BANK_KINDS = ("grant", "bonus", "operator_grant", "rebuy", "house_gift")
+"""The kinds that may take chips from the bank: every chip in play came through one."""
 ACCOUNTS = ("bank", "balance", "stack", "pot")
 
 
@@ -102,6 +107,35 @@ _V2_TABLES: tuple[Step, ...] = (
     "CREATE INDEX seats_by_user ON seats (user_id)",
 )
 
+_V3_KINDS = LEDGER_KINDS[:LEDGER_KINDS.index("rebuy")]
+"""The kinds the ledger of version 3 knew (version 12 added the rest)."""
+
+_LEDGER = """
+    CREATE TABLE ledger (
+        id       INTEGER PRIMARY KEY,
+        move     INTEGER NOT NULL,
+        kind     TEXT    NOT NULL CHECK (kind IN ({kinds})),
+        account  TEXT    NOT NULL CHECK (account IN ({accounts})),
+        user_id  INTEGER REFERENCES users(id),
+        table_id INTEGER REFERENCES tables(id),
+        hand_id  INTEGER REFERENCES hands(id),
+        seq      INTEGER,
+        delta    INTEGER NOT NULL CHECK (delta != 0 AND abs(delta) <= {most}),
+        memo     TEXT,
+        at       INTEGER NOT NULL,
+        CHECK (account != 'balance' OR user_id IS NOT NULL),
+        CHECK (account != 'stack' OR (user_id IS NOT NULL AND table_id IS NOT NULL)),
+        CHECK (account != 'pot' OR hand_id IS NOT NULL)
+    )
+"""
+"""The ledger table, for `_ledger_table`: SQLite cannot alter a CHECK, so a new kind needs
+a migration that builds the table again (`_ledger_kinds_again`)."""
+
+
+def _ledger_table(kinds: Sequence[str], name: str = "ledger") -> str:
+    return _LEDGER.replace("CREATE TABLE ledger", f"CREATE TABLE {name}").format(
+        kinds=_quoted(kinds), accounts=_quoted(ACCOUNTS), most=MAX_CHIPS)
+
 _V3_HANDS_AND_LEDGER: tuple[Step, ...] = (
     """
     CREATE TABLE hands (
@@ -135,24 +169,7 @@ _V3_HANDS_AND_LEDGER: tuple[Step, ...] = (
     # Double entry: a movement (``move``) is two or more rows summing to zero. The account
     # of a row is ``account`` keyed by user (balance), user + table (stack) or hand (pot);
     # the other id columns say which table and hand the movement belongs to.
-    f"""
-    CREATE TABLE ledger (
-        id       INTEGER PRIMARY KEY,
-        move     INTEGER NOT NULL,
-        kind     TEXT    NOT NULL CHECK (kind IN ({_quoted(LEDGER_KINDS)})),
-        account  TEXT    NOT NULL CHECK (account IN ({_quoted(ACCOUNTS)})),
-        user_id  INTEGER REFERENCES users(id),
-        table_id INTEGER REFERENCES tables(id),
-        hand_id  INTEGER REFERENCES hands(id),
-        seq      INTEGER,
-        delta    INTEGER NOT NULL CHECK (delta != 0 AND abs(delta) <= {MAX_CHIPS}),
-        memo     TEXT,
-        at       INTEGER NOT NULL,
-        CHECK (account != 'balance' OR user_id IS NOT NULL),
-        CHECK (account != 'stack' OR (user_id IS NOT NULL AND table_id IS NOT NULL)),
-        CHECK (account != 'pot' OR hand_id IS NOT NULL)
-    )
-    """,
+    _ledger_table(_V3_KINDS),
     "CREATE INDEX ledger_by_user ON ledger (user_id, id) WHERE user_id IS NOT NULL",
     "CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
     # The ledger and the action log are history: refuse to rewrite them.
@@ -325,6 +342,58 @@ _V13_FAIR_DEALING: tuple[Step, ...] = (
     _number_hands_per_chat,
 )
 
+
+async def _ledger_kinds_again(conn: Conn) -> None:
+    """Rebuild the ledger under a CHECK that knows today's kinds (SQLite cannot alter one).
+
+    The rows are copied as they are; the indexes and triggers of the old table are
+    written again from their own SQL, so the append-only guard and the cached sums hold
+    before and after.
+    """
+    rows = await conn.execute_fetchall(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'ledger'"
+        " AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name")
+    again = [str(r[0]) for r in rows]
+    await conn.execute(_ledger_table(LEDGER_KINDS, "ledger_new"))
+    await conn.execute("INSERT INTO ledger_new SELECT id, move, kind, account, user_id,"
+                       " table_id, hand_id, seq, delta, memo, at FROM ledger ORDER BY id")
+    await conn.execute("DROP TABLE ledger")
+    await conn.execute("ALTER TABLE ledger_new RENAME TO ledger")
+    for sql in again:
+        await conn.execute(sql)
+
+
+_V14_GIFTS: tuple[Step, ...] = (
+    _ledger_kinds_again,
+    # Who gave what from the house in which chat: the chat's daily allowance is a sum of it.
+    """
+    CREATE TABLE house_gifts (
+        move    INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        giver   INTEGER NOT NULL REFERENCES users(id),
+        amount  INTEGER NOT NULL CHECK (amount > 0),
+        at      INTEGER NOT NULL
+    )
+    """,
+    "CREATE INDEX house_gifts_by_chat ON house_gifts (chat_id, at)",
+    # The @username, so /give @name finds a player who has written to the bot.
+    "ALTER TABLE users ADD COLUMN username TEXT"
+    " CHECK (username IS NULL OR length(username) BETWEEN 1 AND 64)",
+    "CREATE INDEX users_by_username ON users (lower(username)) WHERE username IS NOT NULL",
+    # Chips asked for during a player's hand, brought to his stack when it ends (amount
+    # NULL: up to the table's maximum). Not money yet: they stay in his balance till then.
+    """
+    CREATE TABLE queued_chips (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        user_id  INTEGER NOT NULL REFERENCES users(id),
+        kind     TEXT    NOT NULL CHECK (kind IN ('top_up', 'rebuy')),
+        amount   INTEGER CHECK (amount IS NULL OR amount > 0),
+        at       INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id, kind)
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -340,6 +409,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "what a table waits for, with its deadline", _V12_WAIT),
     Migration(13, "fair dealing: table secrets, player seeds, hand numbers per chat",
               _V13_FAIR_DEALING),
+    Migration(14, "rebuys and gifts in the ledger, the house's gifts per chat, usernames,"
+                  " chips queued for the next hand",
+              _V14_GIFTS),
 )
 LATEST = len(MIGRATIONS)
 

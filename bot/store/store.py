@@ -11,6 +11,7 @@ from bot.store.audit import AuditReport, run_audit
 from bot.store.chats import Chats
 from bot.store.db import Database, OpenOptions
 from bot.store.fairness import Fairness
+from bot.store.gifts import Gifts
 from bot.store.hands import Hands
 from bot.store.history import History
 from bot.store.recovery import Recovery, Replay, recover
@@ -19,7 +20,7 @@ from bot.store.users import Users
 
 
 class Store:
-    """Users, chats, tables, hands and the ledger, over one `Database`."""
+    """Users, chats, tables, hands, gifts and the ledger, over one `Database`."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
@@ -30,6 +31,7 @@ class Store:
         self.hands = Hands(db, clock)
         self.history = History(db)
         self.fairness = Fairness(db, clock)
+        self.gifts = Gifts(db, clock)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,

@@ -21,6 +21,8 @@ class SessionResult:
 
     user_id: int
     net: int
+    rebuys: int = 0
+    """How many rebuys from the house he took there (their chips are not his winnings)."""
 
 DAY = 24 * 60 * 60
 
@@ -68,16 +70,20 @@ class Users:
         return int(self._clock())
 
     async def ensure(
-        self, user_id: int, name: str, *, language: str | None = None, starting_chips: int = 0
+        self, user_id: int, name: str, *, language: str | None = None, starting_chips: int = 0,
+        username: str | None = None,
     ) -> tuple[User, bool]:
         """Create the user (granting ``starting_chips``) or refresh his name; say if new.
 
         ``language`` is his client's (Telegram's ``language_code``): kept when given, so
         messages sent later without an update from him (timers, reminders) speak it. A
-        language he chose (`choose_language`) is apart and wins.
+        language he chose (`choose_language`) is apart and wins. ``username`` (his
+        @name, without the @) is kept when given, so `/give @name` finds him.
         """
         _check_id(user_id)
         clean = _check_name(name)
+        if username is not None and not (isinstance(username, str) and 0 < len(username) <= 64):
+            username = None
         if starting_chips:
             ledger.check_amount("starting chips", starting_chips)
         now = self._now()
@@ -87,22 +93,23 @@ class Users:
             return User.of(known), False  # nothing to write: no transaction
 
         async def work(conn: Conn) -> tuple[User, bool]:
-            row = await fetchone(conn, "SELECT name, language FROM users WHERE id = ?",
+            row = await fetchone(conn, "SELECT name, language, username FROM users WHERE id = ?",
                                  (user_id,))
             if row is not None:
-                if row["name"] != clean or (language is not None and row["language"] != language):
+                if row["name"] != clean or (language is not None and row["language"] != language) \
+                        or (username is not None and row["username"] != username):
                     await execute(
                         conn,
                         "UPDATE users SET name = ?, language = ifnull(?, language),"
-                        " updated_at = ? WHERE id = ?",
-                        (clean, language, now, user_id),
+                        " username = ifnull(?, username), updated_at = ? WHERE id = ?",
+                        (clean, language, username, now, user_id),
                     )
                 return await get_user(conn, user_id), False
             await execute(
                 conn,
-                "INSERT INTO users (id, name, language, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (user_id, clean, language, now, now),
+                "INSERT INTO users (id, name, language, username, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (user_id, clean, language, username, now, now),
             )
             if starting_chips:
                 await credit_balance(conn, await get_user(conn, user_id), "grant",
@@ -158,18 +165,22 @@ class Users:
 
     async def session(self, table_id: int) -> list[SessionResult]:
         """What every player who sat at the table took home, as the ledger has it: his
-        cash-outs minus his buy-ins and top-ups, in the order they first sat down."""
+        cash-outs minus his buy-ins, top-ups and rebuys from the house, in the order they
+        first sat down."""
 
         async def work(conn: Conn) -> list[SessionResult]:
             rows = await fetchall(
                 conn,
-                "SELECT user_id, sum(delta) AS net, min(id) AS first FROM ledger"
-                " WHERE account = 'balance' AND table_id = ?"
-                " AND kind IN ('buy_in', 'top_up', 'cash_out')"
+                "SELECT user_id, sum(CASE WHEN kind = 'rebuy' THEN -delta ELSE delta END)"
+                " AS net, sum(kind = 'rebuy') AS rebuys, min(id) AS first FROM ledger"
+                " WHERE table_id = ? AND ((account = 'balance'"
+                " AND kind IN ('buy_in', 'top_up', 'cash_out'))"
+                " OR (account = 'stack' AND kind = 'rebuy'))"
                 " GROUP BY user_id ORDER BY first",
                 (table_id,),
             )
-            return [SessionResult(int(r["user_id"]), int(r["net"])) for r in rows]
+            return [SessionResult(int(r["user_id"]), int(r["net"]), int(r["rebuys"]))
+                    for r in rows]
 
         return await self._db.read(work)
 

@@ -18,7 +18,7 @@ from bot.i18n import Translations
 from bot.store import StorageFailure, Store, TableStatus
 from bot.store import errors as store_errors
 from bot.table_settings import TableSettings
-from engine import Act, Action
+from engine import Act, Action, Phase, TieRule
 from tests.bot.conftest import NOW
 from tests.bot.test_games import (
     ANA,
@@ -30,6 +30,7 @@ from tests.bot.test_games import (
     FakeOutbox,
     with_private_chat,
 )
+from tests.e2e.seeds import find_seed
 
 CYRIL = Player(3, "Cyril")
 TURN = 45.0
@@ -366,3 +367,60 @@ async def test_a_press_and_a_timer_at_once_apply_once(store: Store) -> None:
         await second
     await timer
     assert [a["act"] for a in await store.hands.actions(live.hand_id)] == ["fold"]
+
+
+async def test_a_settings_change_during_a_hand_survives_a_restart(store: Store) -> None:
+    alarms = FakeAlarms()
+    g, live = await playing(store, alarms)
+    await g.change_settings(CHAT, "turn", "90")
+    assert live.settings.turn_timeout == TURN  # this hand keeps its rules
+    again = games(store, alarms)
+    await again.resume_all()
+    back = again.tables[live.id]
+    hand = back.hand
+    assert hand is not None and hand.to_act is not None
+    folder = ANA if hand.seats[hand.to_act].player == ANA.id else BORIS
+    await again.press(back, folder, Action(Act.FOLD, 0), hand_id=back.hand_id, seq=0)
+    await alarms.ring(live.id)  # the next hand is dealt with the new setting
+    assert back.settings.turn_timeout == 90 and back.hand is not None
+
+
+async def test_the_svara_window_keeps_its_deadline_when_someone_joins(store: Store) -> None:
+    dora = Player(4, "Dora")
+    alarms = FakeAlarms()
+    await with_private_chat(store, ANA, BORIS, CYRIL, dora)
+    seed_box: list[bytes] = []
+    g = Games(store, FakeOutbox(), defaults=TableSettings(
+        ante=10, blind=False, max_buy_in_antes=30, autostart=0, turn_timeout=TURN,
+        tie=TieRule.SVARA),
+        starting_chips=STARTING_CHIPS, seed_source=lambda: seed_box[0], clock=lambda: NOW[0],
+        alarms=alarms)
+    live = await g.open_table(CHAT, None, ANA)
+    for p in (ANA, BORIS, CYRIL):
+        await g.join(live, p)
+    # Ana and Boris tie; Cyril folds and may then buy into their svara.
+    seed, _ = find_seed(live.table, lambda h: h.points(0) == h.points(1))
+    seed_box.append(seed)
+    await g.start(live, ANA, is_admin=False)
+    hand = live.hand
+    assert hand is not None
+    by_seat = {0: ANA, 1: BORIS, 2: CYRIL}
+    for _ in range(12):  # Cyril folds, the other two bet and call until the tie shows
+        if hand.phase is Phase.SVARA_JOIN:
+            break
+        legal = hand.legal()
+        assert legal is not None
+        if legal.seat == 2:
+            act = Action(Act.FOLD, 0)
+        elif legal.call is not None:
+            act = Action(Act.CALL, 0)
+        else:
+            assert legal.raise_to is not None
+            act = Action(Act.RAISE, 0, legal.raise_to[0])
+        await g.press(live, by_seat[legal.seat], act, hand_id=live.hand_id,
+                      seq=len(hand.actions))
+    assert live.wait is not None and live.wait.kind is WaitKind.SVARA
+    deadline = live.wait.deadline
+    NOW[0] += 10
+    await g.join(live, dora)  # a newcomer sits down during the window
+    assert live.wait.deadline == deadline and alarms.at(live.id) == deadline

@@ -9,16 +9,20 @@ import random
 from bot.callback_data import Press
 from bot.i18n import Translations
 from bot.render import (
+    Outcome,
     SeatView,
     TableView,
+    hand_text,
     outcome_of,
     private_hands,
     render_cards,
     render_table,
 )
 from bot.store import TableStatus
+from bot.store.history import PlayedHand
+from bot.store.models import HandRow
 from bot.table_settings import TableSettings
-from engine import Act, Action, Hand, Rules, SeatIn
+from engine import Act, Action, Hand, Phase, Rules, SeatIn
 from engine.simulate import random_action
 
 TR = Translations.load().get("en")
@@ -84,6 +88,27 @@ def test_only_the_legal_buttons_are_offered() -> None:
     assert labels[:2] == ["Fold", "Call 20"] and labels[2].startswith("Raise to")
 
 
+def test_a_call_of_the_whole_stack_is_not_offered_again_as_all_in() -> None:
+    names = {1: "Ana", 2: "Boris"}
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 300)], 1, b"all")
+    first = hand.to_act
+    assert first is not None
+    shorter = 1 - first if hand.seats[first].player == 1 else first
+    if hand.seats[first].player == 2:  # Boris first: he bets, Ana raises past his stack
+        hand.apply(Action(Act.RAISE, first, 10))
+    big = next(i for i in range(2) if hand.seats[i].player == 1)
+    hand.apply(Action(Act.RAISE, big, 500))
+    assert hand.to_act == shorter != big
+    labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
+    stack = hand.seats[shorter].stack
+    assert labels == ["Fold", f"Call {stack}", "My cards"]
+    # With more chips than the call, the all-in is a move of its own and is offered.
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 1000)], 1, b"all")
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 100))
+    labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
+    assert labels[:2] == ["Fold", "Call 100"] and "All-in (990)" in labels
+
+
 def test_the_group_never_sees_cards_before_the_showdown_but_the_player_does() -> None:
     names = {1: "Ana", 2: "Boris"}
     hand = Hand.start(Rules(blind=False), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"cards")
@@ -108,3 +133,66 @@ def test_a_closed_table_points_to_where_a_new_one_opens() -> None:
     assert group.text.endswith("Start a new one with /newgame."), group.text
     practice = dataclasses.replace(view_of(None, names, TableStatus.CLOSED), private=True)
     assert render_table(practice, TR).text.endswith("Start a new one with /practice.")
+
+
+def _played(hand: Hand) -> PlayedHand:
+    row = HandRow(id=7, table_id=1, number=1, start=hand.start_json(),
+                  commitment=hand.commitment, reveal=[], started_at=0, ended_at=0,
+                  pot=0, status="settled", result=None, abort_reason=None)
+    return PlayedHand(row, -1, hand)
+
+
+def test_each_action_reads_the_same_on_the_table_and_in_hand_n() -> None:
+    names = {1: "Ana", 2: "Boris", 3: "Georgi"}
+    hand = Hand.start(Rules(), [SeatIn(p, 500) for p in names], 2, b"words")
+    blind = hand.to_act
+    assert blind is not None and hand.phase is Phase.BLIND
+    hand.apply(Action(Act.TIMEOUT, blind))  # the blind ran out
+    opener = hand.to_act
+    assert opener is not None
+    hand.apply(Action(Act.RAISE, opener, 20))  # the first bet
+    leaver = hand.to_act
+    assert leaver is not None
+    hand.apply(Action(Act.LEAVE, leaver))  # he leaves on his turn
+    table = render_table(view_of(hand, names), TR).text
+    blind_name, opener_name = names[hand.seats[blind].player], names[hand.seats[opener].player]
+    leaver_name = names[hand.seats[leaver].player]
+    for line in (f"{blind_name}: no blind (time)", f"{opener_name} bets 20",
+                 f"{leaver_name} folds and leaves"):
+        assert line in table, table
+    assert f"{leaver_name} leaves" not in table
+    while not hand.is_over:
+        hand.apply(Action(Act.FOLD, hand.to_act or 0))
+    told = hand_text(TR, names, _played(hand))
+    assert f"1. {blind_name}: no blind (time)" in told, told
+    assert f"2. {opener_name} bets 20" in told, told
+    assert f"3. {leaver_name} folds and leaves" in told, told
+    assert "runs out of time" not in told and "raises to" not in told
+
+
+def test_a_svaras_action_line_tells_only_the_svara() -> None:
+    names = {1: "Ana", 2: "Boris", 3: "Vera"}
+    # Seed 17: everyone calls the first bet and all three tie: a svara, nobody else to join.
+    hand = Hand.start(Rules(blind=False), [SeatIn(p, 500) for p in names], 0,
+                      (17).to_bytes(4, "big"))
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 10))
+    while hand.round_no == 1:
+        hand.apply(Action(Act.CALL, hand.to_act or 0))
+    assert hand.round_no == 2 and hand.phase is Phase.BETTING
+    text = render_table(view_of(hand, names), TR).text
+    assert "calls 10" not in text and "bets 10" not in text, text
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 30))
+    text = render_table(view_of(hand, names), TR).text
+    assert "bets 30" in text and "calls 10" not in text, text
+
+
+def test_the_last_hand_stays_in_a_line_until_the_next_hands_first_action() -> None:
+    names = {1: "Ana", 2: "Boris"}
+    hand = Hand.start(Rules(), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"last")
+    last = Outcome(shown=(), won=(((1,), 250, 31),))
+    view = dataclasses.replace(view_of(hand, names), last=last, last_id=12)
+    assert "Last hand: Ana won 250 with 31 points · /hand 12" in render_table(view, TR).text
+    took = dataclasses.replace(view, last=Outcome(shown=(), won=(((2,), 40, None),)))
+    assert "Last hand: Boris took 40 · /hand 12" in render_table(took, TR).text
+    hand.apply(Action(Act.NO_BLIND, hand.to_act or 0))
+    assert "Last hand" not in render_table(view, TR).text

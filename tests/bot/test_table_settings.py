@@ -17,6 +17,7 @@ from bot.table_settings import (
     SETTING_NAMES,
     TableSettings,
     change,
+    one_setting_text,
     rules_lines,
     settings_text,
 )
@@ -92,7 +93,7 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("pause", "-inf", "pause: give a number."),
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
-     "blindtime, svaratime, buyin, pause, autostart, nudge, reveal."),
+     "blindtime, svaratime, buyin, pause, autostart, nudge, reveal, rebuy, rebuys, allowance."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -152,6 +153,14 @@ def test_every_setting_reads_back_as_it_is_typed() -> None:
         assert change(s, d.setting.word, d.word_of(value)) == s, d.field
 
 
+def test_a_rebuy_reads_in_the_rules_only_while_the_table_allows_one() -> None:
+    off = TableSettings()
+    on = change(off, "rebuy", "500")
+    assert on.rebuy == 500 and change(on, "rebuy", "0").rebuy is None
+    assert "rebuy" not in " ".join(rules_lines(TR, off))
+    assert "rebuy 500 up to 3 times" in rules_lines(TR, change(on, "rebuys", "3"))[1]
+
+
 def test_defaults_come_from_the_operator() -> None:
     operator = SimpleNamespace(default_ante=25, turn_timeout=60.0, blind_timeout=15.0,
                                svara_join_timeout=40.0, next_hand_delay=2.0,
@@ -161,6 +170,19 @@ def test_defaults_come_from_the_operator() -> None:
         next_hand_delay=2, autostart=30, nudge_after=7)
 
 
+def test_settings_speak_plain_words_in_every_language_and_say_what_to_type() -> None:
+    bulgarian = Translations.load().get("bg")
+    text = settings_text(bulgarian, TableSettings())
+    for machine in ("blindcap 0", "none (none", "(on, off)"):
+        assert machine not in text, text
+    assert "<code>blindcap</code>" in text and "<code>limit</code>" in text
+    for d in DECLARED:  # every setting has a plain name, and Bulgarian has its own
+        assert d.setting.label and bulgarian.gettext(d.setting.label) != d.setting.label, d
+    menu = one_setting_text(TR, TableSettings(), "limit")
+    assert "Betting limit: <b>no limit</b> · <code>limit</code>" in menu
+    assert "<code>none</code>, <code>pot</code>, <code>cap</code>" in menu
+
+
 def test_settings_text_lists_every_setting_as_typed() -> None:
     s = TableSettings(tie=TieRule.SPLIT, bet_cap=30, turn_timeout=0.5)
     assert settings_text(TR, s).split("\n") == [
@@ -168,24 +190,27 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "Ante 10 · blind up to 100 · no limit · ties: split",
         "Turn 0.5 s · blind 20 s · svara join 30 s · buy-in up to 1000",
         "",
-        "<code>ante</code> 10",
-        "<code>blind</code> on (on, off)",
-        "<code>blindcap</code> 0",
-        "<code>limit</code> none (none, no, pot, cap, fixed)",
-        "<code>betcap</code> 30",
-        "<code>tie</code> split (svara, split)",
-        "<code>sevens</code> on (on, off)",
-        "<code>threesevens</code> top (top, trips)",
-        "<code>chechak</code> on (on, off)",
-        "<code>seats</code> 10",
-        "<code>turn</code> 0.5",
-        "<code>blindtime</code> 20",
-        "<code>svaratime</code> 30",
-        "<code>buyin</code> 100",
-        "<code>pause</code> 5",
-        "<code>autostart</code> 0",
-        "<code>nudge</code> 10",
-        "<code>reveal</code> on (on, off)",
+        "Ante: <b>10 chips</b> · <code>ante</code>",
+        "Blind bets: <b>on</b> · <code>blind</code>",
+        "Largest blind: <b>ten antes</b> · <code>blindcap</code>",
+        "Betting limit: <b>no limit</b> · <code>limit</code>",
+        "Most a bet adds: <b>30 chips</b> · <code>betcap</code>",
+        "A tie: <b>the pot is split</b> · <code>tie</code>",
+        "Two sevens score 23: <b>on</b> · <code>sevens</code>",
+        "Three sevens: <b>the best hand (34)</b> · <code>threesevens</code>",
+        "7♣ is the Chechak: <b>on</b> · <code>chechak</code>",
+        "Seats: <b>10</b> · <code>seats</code>",
+        "Time to act: <b>0.5 seconds</b> · <code>turn</code>",
+        "Time for the blind: <b>20 seconds</b> · <code>blindtime</code>",
+        "Time to join a svara: <b>30 seconds</b> · <code>svaratime</code>",
+        "Largest buy-in: <b>100 antes</b> · <code>buyin</code>",
+        "Pause between hands: <b>5 seconds</b> · <code>pause</code>",
+        "Lobby starts by itself: <b>never</b> · <code>autostart</code>",
+        "Private reminder after: <b>10 seconds</b> · <code>nudge</code>",
+        "Secret revealed at the close: <b>on</b> · <code>reveal</code>",
+        "Rebuy from the house: <b>none</b> · <code>rebuy</code>",
+        "Rebuys per player: <b>3</b> · <code>rebuys</code>",
+        "House gifts a day: <b>none</b> · <code>allowance</code>",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",
     ]

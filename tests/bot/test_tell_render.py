@@ -4,6 +4,7 @@ hands that need a word of explanation, reminders, links and results (pure render
 from __future__ import annotations
 
 from bot.i18n import Translations
+from bot.practice import computer_name
 from bot.render import (
     Results,
     SeatView,
@@ -70,6 +71,33 @@ def test_the_reminder_names_the_group_the_choices_and_the_time_left() -> None:
     hand.apply(Action(Act.RAISE, seat, 30))
     assert nudge_text(TR, "Svara night", hand, 35) == \
         "Your turn at Svara night: call 30, raise or fold · 35 s left"
+
+
+def test_a_reminder_does_not_offer_the_all_in_a_call_already_is() -> None:
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 300)], 1, b"all")
+    if hand.seats[hand.to_act or 0].player == 2:
+        hand.apply(Action(Act.RAISE, hand.to_act or 0, 10))
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 500))
+    short = hand.to_act or 0
+    assert hand.seats[short].player == 2
+    assert nudge_text(TR, "Svara night", hand, 30) == (
+        f"Your turn at Svara night: call {hand.seats[short].stack} or fold · 30 s left")
+
+
+def test_a_practice_reminder_names_the_practice_table() -> None:
+    hand = Hand.start(Rules(blind=False), [SeatIn(1, 500), SeatIn(-2, 500)], 0, b"nudge")
+    hand.apply(Action(Act.RAISE, hand.to_act or 0, 30))
+    assert nudge_text(TR, "", hand, 35).startswith("Your turn at your practice table: ")
+
+
+def test_practice_opponents_and_chips_speak_the_players_language() -> None:
+    bulgarian = Translations.load().get("bg")
+    assert computer_name(TR, 1) == "Bot Ana (normal)"
+    assert computer_name(bulgarian, 1) != "Bot Ana (normal)"
+    assert "Ana" in computer_name(bulgarian, 1)
+    assert bulgarian.gettext("{name} (practice chips)") != "{name} (practice chips)"
+    # The name is stored and escaped where shown: it is plain text here.
+    assert computer_name(bulgarian, 2).count("<") == 0
 
 
 def test_links_open_the_table_message_in_supergroups_and_public_groups_only() -> None:

@@ -940,7 +940,7 @@ async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
     await dan.start_bot()
     await settle(bed)
     sent = await dan.send(group, "/join")
-    assert await replies(bed, sent) == []
+    assert await replies(bed, sent) == ["You sit down at the next hand."]
     assert the_hand(bed, group).seat_of(dan.id) is None
     assert await tap(bed, actor, group, "Bet 10") is None
     await play_out(bed, group, players)

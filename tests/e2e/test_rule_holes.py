@@ -37,9 +37,8 @@ AWAY_NO_CARDS = ("You have no cards: you are sitting out. Press I'm back to play
 SHORT_NO_CARDS = ("You have no cards: your stack is below the ante, so you sit this hand out. "
                   "Add chips with /topup when it ends.")
 NEXT_HAND_NO_CARDS = "You have no cards in this round; you play from the next hand."
-TOP_UP_AFTER = ("You sit this hand out; chips are added between hands. Send /topup again "
-                "when it ends.")
-WAIT_FOR_HAND = "Wait for the hand to end."
+TOP_UP_NEXT = ("Chips up to the table's maximum at the next hand. /topup cancel takes it "
+               "back.")
 ONE_ACTIVE = ("Only one player is active; the others are sitting out: the table is closed "
               "and every stack went back.")
 
@@ -302,12 +301,18 @@ async def test_item19_a_seated_player_without_chips_is_told_what_is_true(bed: Be
     hand = bed.live(group).hand
     assert hand is not None and not hand.in_play(2)
     assert "Vera: 0 · out: too few chips for the ante" in await lines(bed, group)
-    assert await command(bed, vera, group, "/topup") == [TOP_UP_AFTER]
+    assert await command(bed, vera, group, "/back") == [
+        "You are seated, but your stack is below the ante of 10 chips: /topup brings chips "
+        "from your balance."]
+    assert await command(bed, vera, group, "/topup") == [TOP_UP_NEXT]
     assert await bed.press(vera, group, "My cards") == SHORT_NO_CARDS
-    assert await command(bed, boris, group, "/topup") == [WAIT_FOR_HAND]
+    assert await command(bed, boris, group, "/topup 100") == [
+        "+100 chips at the next hand. /topup cancel takes it back."]
+    assert await command(bed, boris, group, "/topup cancel") == [
+        "Cancelled: nothing is added at the next hand."]
 
-    await play_hand(bed, group, players)
-    assert await command(bed, vera, group, "/topup") == ["Your stack is now 500."]
+    await play_hand(bed, group, players)  # Vera's top-up is brought as the hand ends
+    assert stacks(bed.live(group))[vera.id] == 500
     assert await balances(bed, [vera]) == [0]
 
 

@@ -489,7 +489,7 @@ async def test_two_pots_tie_into_two_svaras_main_pot_first(bed: Bed) -> None:
     assert "Boris: 1040" in screen and "Vera: 0 · out: not in the tie" in screen
     await act(bed, ana, group, "No blind")
     check_cards_sent(players, hand, 3, (0, 1))
-    assert [len(cards_dm(p)) for p in players] == [3, 3, 2]
+    assert [len(cards_dm(p)) for p in players] == [1, 1, 1]  # one card message per hand
     await act(bed, ana, group, "Bet 10")
     await act(bed, boris, group, "Call 10")
 
@@ -596,9 +596,11 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
     assert "Pot: 90 · dealer Ana" in screen and "Ana: 960 · joined the svara" in screen
     assert "Boris: blind or not? ⏳ 30 seconds" in screen
     await act(bed, boris, group, "No blind")
-    # The svara is dealt anew: every player of it gets new cards in private, Georgi none.
-    assert {p.name: len(cards_dm(p)) for p in players} == {
-        name: n + (name != "Georgi") for name, n in before.items()}
+    # The svara is dealt anew: every player of it finds new cards in private, in the same
+    # card message (one per hand); Georgi none.
+    assert {p.name: len(cards_dm(p)) for p in players} == before
+    assert all(len(cards_dm(p)) == 1 for p in players)
+    assert "svara" not in cards_dm(georgi)[-1] and "svara" in cards_dm(ana)[-1]
     check_cards_sent(players, hand, 2, second)
     for seat in (1, 2):
         assert format_hand(cards_of(hand)[seat]) not in cards_dm(players[seat])[-1]
@@ -682,7 +684,7 @@ async def test_svara_that_ties_again(bed: Bed) -> None:
     for round_no, pot in enumerate(pots, start=1):
         await act(bed, boris, group, "No blind")
         check_cards_sent(players, hand, round_no)
-        assert [len(cards_dm(p)) for p in players] == [round_no, round_no]
+        assert [len(cards_dm(p)) for p in players] == [1, 1]  # edited for each svara
         await act(bed, boris, group, "Bet 10")
         await act(bed, ana, group, "Call 10")
         if round_no < len(pots):
@@ -777,7 +779,9 @@ async def test_table_closes_when_fewer_than_two_can_pay_the_ante(bed: Bed) -> No
     await act(bed, ana, group, "Start")
     await act(bed, boris, group, "No blind")
     await act(bed, boris, group, "All-in (990)")
-    assert (await buttons(bed, group))[:2] == [["Fold", "Call 990"], ["All-in (990)"]]
+    rows = await buttons(bed, group)  # the call is her all-in: no second button for it
+    assert rows[0] == ["Fold", "Call 990"]
+    assert not any(label.startswith("All-in") for row in rows for label in row), rows
     await act(bed, ana, group, "Call 990")
 
     await bed.tg.world.wait_for(lambda: bed.games.at(group.id, None) is None, timeout=5,

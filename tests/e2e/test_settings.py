@@ -56,7 +56,7 @@ async def test_a_change_during_a_hand_applies_from_the_next_deal(bed: Bed) -> No
     assert hand.stacks == {p: stack - 20 for p, stack in stacks.items()}
 
 
-async def test_a_player_tops_up_between_hands_only(bed: Bed) -> None:
+async def test_a_top_up_during_the_hand_comes_at_the_next_one(bed: Bed) -> None:
     ana, boris = bed.players("Ana", "Boris")
     group = bed.group(ana, boris, admins=(ana,))
     await bed.store.chats.set_settings(group.id, {"max_buy_in_antes": 50})
@@ -69,8 +69,9 @@ async def test_a_player_tops_up_between_hands_only(bed: Bed) -> None:
     await bed.press(ana, group, "Start")
     await boris.send(group, "/topup 10")
     await bed.idle()
-    assert "Wait for the hand to end." in (group.last_bot_message.text or "")
-    assert await bed.store.users.balance(boris.id) == 500
+    assert group.last_bot_message.text == (
+        "+10 chips at the next hand. /topup cancel takes it back.")
+    assert await bed.store.users.balance(boris.id) == 500  # nothing moves during the hand
 
 
 async def test_a_lobby_nobody_starts_closes_by_itself_and_refunds(bed: Bed) -> None:
@@ -111,4 +112,4 @@ async def test_a_refused_change_is_answered_like_any_refusal(bed: Bed) -> None:
     assert bed.live(group).settings.max_seats == 10
     await ana.send(group, "/settings")
     await bed.idle()
-    assert "\nseats 10\n" in (group.last_bot_message.text or "")
+    assert "\nSeats: 10 · seats\n" in (group.last_bot_message.text or "")

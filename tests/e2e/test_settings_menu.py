@@ -19,35 +19,37 @@ async def test_an_admin_clicks_a_setting_and_a_value_and_others_only_read(bed: B
     menu = group.last_bot_message
     assert "Table settings of this chat" in (menu.text or "")
     labels = [label for row in menu.buttons for label in row]
-    assert labels[:4] == ["ante: 10", "blind: on", "blindcap: 0", "limit: none"]
-    assert "tie: svara" in labels and len(labels) == 18
+    assert labels[:4] == ["Ante: 10 chips", "Blind bets: on", "Largest blind: ten antes",
+                          "Betting limit: no limit"]
+    assert "A tie: a svara" in labels and len(labels) == 21
 
-    answer = await (await ana.press(menu, "tie: svara")).answer()
+    answer = await (await ana.press(menu, "A tie: a svara")).answer()
     assert answer.text is None and not answer.show_alert
     await bed.idle()
-    assert menu.buttons == [["✅ svara", "split"], ["« All settings"]]
-    assert "ties: svara" in (menu.text or "")
+    assert menu.buttons == [["✅ a svara", "the pot is split"], ["« All settings"]]
+    # The values' menu says which setting they change, what it is now, and how it is typed.
+    assert "A tie: a svara · tie\nTyped: svara, split" in (menu.text or "")
 
     # Others read the settings, and cannot press the admin's buttons.
     await boris.send(group, "/settings")
     await bed.idle()
     assert group.last_bot_message.buttons == []
     assert "Table settings of this chat" in (group.last_bot_message.text or "")
-    refused = await (await boris.press(menu, "split")).answer()
+    refused = await (await boris.press(menu, "the pot is split")).answer()
     assert refused.show_alert and refused.text == "Only chat admins can change the settings."
     assert (await bed.games.chat_settings(group.id)).tie is TieRule.SVARA
 
-    saved = await (await ana.press(menu, "split")).answer()
+    saved = await (await ana.press(menu, "the pot is split")).answer()
     assert saved.text == "Saved: tie split." and not saved.show_alert
     await bed.idle()
-    assert menu.buttons == [["svara", "✅ split"], ["« All settings"]]
-    assert "ties: split" in (menu.text or "")
+    assert menu.buttons == [["a svara", "✅ the pot is split"], ["« All settings"]]
+    assert "A tie: the pot is split · tie" in (menu.text or "")
     assert (await bed.games.chat_settings(group.id)).tie is TieRule.SPLIT
 
     await (await ana.press(menu, "« All settings")).answer()
     await bed.idle()
-    assert "tie: split" in [label for row in menu.buttons for label in row]
-    await (await ana.press(menu, "seats: 10")).answer()
+    assert "A tie: the pot is split" in [label for row in menu.buttons for label in row]
+    await (await ana.press(menu, "Seats: 10")).answer()
     await bed.idle()
     assert menu.buttons[0] == ["2", "3", "4", "5"] and "✅ 10" in menu.buttons[2]
     assert await (await ana.press(menu, "4")).answer() is not None

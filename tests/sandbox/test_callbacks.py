@@ -25,6 +25,7 @@ async def table_with_buttons(tg: Sandbox, *labels: str) -> MessageRecord:
 
 
 async def test_press_delivers_a_callback_query(tg: Sandbox) -> None:
+    tg.expect("answered_twice")
     bob = tg.world.user("Bob")
     tg.world.group("Friends", members=[bob])
     table = await table_with_buttons(tg, "Join", "Leave")
@@ -41,6 +42,7 @@ async def test_press_delivers_a_callback_query(tg: Sandbox) -> None:
             await query.answer("again")
     answer = await press.answer()
     assert (answer.text, answer.show_alert, answer.url) == ("Seat taken", True, None)
+    assert [v.kind for v in tg.transcript.violations] == ["answered_twice"]
 
 
 async def test_answer_text_is_at_most_200_characters(tg: Sandbox) -> None:

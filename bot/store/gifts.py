@@ -1,0 +1,230 @@
+"""Chips for a broke player: a rebuy from the house, a chat admin's gift from the house,
+a player's gift of his own chips.
+
+Each is one movement of its own kind in the ledger (``rebuy``: bank to his stack at the
+table; ``house_gift``: bank to his balance, remembered with its chat in ``house_gifts``
+so a chat's daily allowance is a sum; ``gift``: one balance to another), written in one
+transaction with the checks that allow it, so two requests racing each see what the
+other did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.store import ledger
+from bot.store.db import Database
+from bot.store.errors import (
+    AllowanceSpent,
+    BadInput,
+    HandInProgress,
+    InsufficientChips,
+    NoRebuyLeft,
+)
+from bot.store.migrations import MAX_CHIPS
+from bot.store.sql import Conn, fetchall, fetchone
+from bot.store.tables import get_seat, live_table, open_hand_players
+from bot.store.users import DAY, get_user
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """Chips a player asked for during his hand, for the next one."""
+
+    user_id: int
+    kind: str
+    """``top_up`` (from his balance) or ``rebuy`` (from the house)."""
+    amount: int | None
+    """None: up to the table's maximum (a top-up), the table's rebuy (a rebuy)."""
+
+
+QUEUED_KINDS = ("top_up", "rebuy")
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuys:
+    """A player's rebuys at one table: how many and how many chips."""
+
+    user_id: int
+    count: int
+    chips: int
+
+
+async def rebuys_taken(conn: Conn, table_id: int, user_id: int) -> int:
+    """How many rebuys the player took at the table."""
+    row = await fetchone(conn, "SELECT count(*) FROM ledger WHERE kind = 'rebuy'"
+                               " AND account = 'stack' AND table_id = ? AND user_id = ?",
+                         (table_id, user_id))
+    return int(row[0]) if row is not None else 0
+
+
+async def given_today(conn: Conn, chat_id: int, now: int) -> int:
+    """The chips a chat's admins gave from the house in the 24 hours before ``now``."""
+    row = await fetchone(conn, "SELECT ifnull(sum(amount), 0) FROM house_gifts"
+                               " WHERE chat_id = ? AND at > ?", (chat_id, now - DAY))
+    return int(row[0]) if row is not None else 0
+
+
+class Gifts:
+    """Rebuys and gifts. Every write is one transaction."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    def _now(self) -> int:
+        return int(self._clock())
+
+    async def rebuy(self, table_id: int, user_id: int, amount: int, *, most: int,
+                    below: int) -> int:
+        """A rebuy of ``amount`` chips from the house to the player's stack; his new stack.
+
+        Only for a player who is broke: his stack and his balance both below ``below``
+        (the ante), not in the open hand, and only ``most`` times at this table;
+        otherwise `NoRebuyLeft` (or `HandInProgress`), and nothing changes.
+        """
+        ledger.check_amount("a rebuy", amount)
+        if type(most) is not int or most < 0:
+            raise BadInput(f"the most rebuys is a whole number, not {most!r}")
+        now = self._now()
+
+        async def work(conn: Conn) -> int:
+            table = await live_table(conn, table_id)
+            if table.practice:
+                raise NoRebuyLeft(table_id, user_id, "a practice table")
+            seat = await get_seat(conn, table_id, user_id)
+            hand = await open_hand_players(conn, table_id)
+            if hand is not None and user_id in hand[1]:
+                raise HandInProgress(table_id, hand[0])
+            user = await get_user(conn, user_id)
+            if seat.stack >= below or user.balance >= below:
+                raise NoRebuyLeft(table_id, user_id, "not broke")
+            if await rebuys_taken(conn, table_id, user_id) >= most:
+                raise NoRebuyLeft(table_id, user_id, f"all {most} taken")
+            ledger.check_amount("the stack after it", seat.stack + amount, high=MAX_CHIPS)
+            await ledger.post(conn, [ledger.Transfer("rebuy", amount, ledger.BANK,
+                                                     ledger.stack(user_id, table_id))], at=now)
+            return seat.stack + amount
+
+        return await self._db.write(work)
+
+    async def rebuys(self, table_id: int) -> list[Rebuys]:
+        """Every player's rebuys at the table, in the order they took the first."""
+        rows = await self._db.fetchall(
+            "SELECT user_id, count(*), sum(delta) FROM ledger WHERE kind = 'rebuy'"
+            " AND account = 'stack' AND table_id = ? GROUP BY user_id ORDER BY min(id)",
+            (table_id,))
+        return [Rebuys(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+    async def rebuys_of(self, table_id: int, user_id: int) -> int:
+        """How many rebuys the player took at the table."""
+        return await self._db.read(lambda conn: rebuys_taken(conn, table_id, user_id))
+
+    async def give(self, giver: int, receiver: int, amount: int) -> int:
+        """A player gives ``amount`` of his own balance to another; the giver's new balance."""
+        ledger.check_amount("a gift", amount)
+        if giver == receiver:
+            raise BadInput("a gift goes to someone else")
+        now = self._now()
+
+        async def work(conn: Conn) -> int:
+            source = await get_user(conn, giver)
+            target = await get_user(conn, receiver)
+            if source.id < 0 or target.id < 0:
+                raise BadInput("practice chips are never given")
+            if source.balance < amount:
+                raise InsufficientChips(f"the balance of user {giver}", source.balance, amount)
+            ledger.check_amount("the balance after it", target.balance + amount, high=MAX_CHIPS)
+            await ledger.post(conn, [ledger.Transfer("gift", amount, ledger.balance(giver),
+                                                     ledger.balance(receiver))], at=now)
+            return source.balance - amount
+
+        return await self._db.write(work)
+
+    async def give_from_house(self, chat_id: int, giver: int, receiver: int, amount: int,
+                              *, allowance: int) -> int:
+        """A chat admin gives ``amount`` new chips from the house to a player's balance,
+        within the chat's ``allowance`` per 24 hours; what the chat may still give.
+
+        Over the allowance: `AllowanceSpent` (with what is left), and nothing changes.
+        """
+        ledger.check_amount("a gift", amount)
+        if type(allowance) is not int or allowance < 0:
+            raise BadInput(f"an allowance is a whole number, not {allowance!r}")
+        now = self._now()
+
+        async def work(conn: Conn) -> int:
+            await get_user(conn, giver)
+            target = await get_user(conn, receiver)
+            if target.id < 0:
+                raise BadInput("practice chips and real chips never mix")
+            left = allowance - await given_today(conn, chat_id, now)
+            if amount > left:
+                raise AllowanceSpent(chat_id, max(left, 0), amount)
+            ledger.check_amount("the balance after it", target.balance + amount, high=MAX_CHIPS)
+            move = await ledger.next_move(conn)
+            await ledger.post(conn, [ledger.Transfer("house_gift", amount, ledger.BANK,
+                                                     ledger.balance(receiver))],
+                              at=now, memo=f"from an admin of chat {chat_id}")
+            await conn.execute("INSERT INTO house_gifts (move, chat_id, giver, amount, at)"
+                               " VALUES (?, ?, ?, ?, ?)", (move, chat_id, giver, amount, now))
+            return left - amount
+
+        return await self._db.write(work)
+
+    async def left_today(self, chat_id: int, allowance: int) -> int:
+        """What a chat's admins may still give from the house now."""
+        now = self._now()
+        return max(0, allowance - await self._db.read(
+            lambda conn: given_today(conn, chat_id, now)))
+
+    async def queue(self, table_id: int, user_id: int, kind: str, amount: int | None) -> None:
+        """Remember chips for the player's next hand (a second ask replaces the first)."""
+        if kind not in QUEUED_KINDS:
+            raise BadInput(f"not a kind of queued chips: {kind!r}")
+        if amount is not None:
+            ledger.check_amount("queued chips", amount)
+        now = self._now()
+
+        async def work(conn: Conn) -> None:
+            await live_table(conn, table_id)
+            await get_seat(conn, table_id, user_id)
+            await conn.execute(
+                "INSERT INTO queued_chips (table_id, user_id, kind, amount, at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id, kind)"
+                " DO UPDATE SET amount = excluded.amount, at = excluded.at",
+                (table_id, user_id, kind, amount, now))
+
+        await self._db.write(work)
+
+    async def cancel(self, table_id: int, user_id: int) -> bool:
+        """Forget the chips the player queued at the table; whether there were any."""
+
+        async def work(conn: Conn) -> bool:
+            cursor = await conn.execute(
+                "DELETE FROM queued_chips WHERE table_id = ? AND user_id = ?",
+                (table_id, user_id))
+            return cursor.rowcount > 0
+
+        return await self._db.write(work)
+
+    async def take_queued(self, table_id: int) -> list[Queued]:
+        """Every queued ask of the table, oldest first, forgotten as they are handed out."""
+
+        async def work(conn: Conn) -> list[Queued]:
+            rows = await fetchall(conn, "SELECT user_id, kind, amount FROM queued_chips"
+                                        " WHERE table_id = ? ORDER BY at, user_id, kind",
+                                  (table_id,))
+            await conn.execute("DELETE FROM queued_chips WHERE table_id = ?", (table_id,))
+            return [Queued(int(r[0]), str(r[1]), None if r[2] is None else int(r[2]))
+                    for r in rows]
+
+        return await self._db.write(work)
+
+    async def find_username(self, username: str) -> int | None:
+        """The id of the user with this @username (any case), if he has written to the bot."""
+        rows = await self._db.fetchall(
+            "SELECT id FROM users WHERE lower(username) = lower(?) AND id > 0", (username,))
+        return int(rows[0][0]) if len(rows) == 1 else None
+

@@ -1,0 +1,193 @@
+"""Rebuys from the house, gifts from the house within a chat's allowance, and gifts
+between players: each a movement of its own, conserving chips and passing the audit."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import BadInput, HandInProgress, InsufficientChips, Store
+from bot.store.errors import AllowanceSpent, NoRebuyLeft
+from bot.store.migrations import migrate
+from engine.simulate import random_action
+from tests.store.conftest import Clock, seated_table, start_hand
+
+CHAT = -1001
+
+
+async def broke_table(store: Store) -> tuple[int, int, int]:
+    """Two players of 10 chips at an ante of 10: the ante puts both all in, the hand is
+    over at the deal, and one of them is left with nothing at all. (table, winner, loser)"""
+    table = await seated_table(store, 2, chips=10, buy_in=10, chat_id=CHAT)
+    hand_id, hand = await start_hand(store, table, random.Random(3))
+    assert hand.is_over
+    await store.hands.settle(hand_id, hand)
+    seats = {s.user_id: s.stack for s in await store.tables.seats(table.id)}
+    assert sorted(seats.values()) == [0, 20]
+    winner = max(seats, key=lambda u: seats[u])
+    return table.id, winner, min(seats, key=lambda u: seats[u])
+
+
+async def kinds(store: Store) -> list[tuple[str, str, int]]:
+    rows = await store.db.fetchall("SELECT kind, account, delta FROM ledger"
+                                   " WHERE kind IN ('rebuy', 'gift', 'house_gift') ORDER BY id")
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+async def test_a_broke_player_rebuys_from_the_house_as_often_as_the_table_allows(
+        store: Store) -> None:
+    table, winner, loser = await broke_table(store)
+    assert await store.gifts.rebuy(table, loser, 300, most=2, below=10) == 300
+    # With 300 chips he is no longer broke: a second rebuy now is refused.
+    with pytest.raises(NoRebuyLeft):
+        await store.gifts.rebuy(table, loser, 300, most=2, below=10)
+    with pytest.raises(NoRebuyLeft):  # the winner was never broke
+        await store.gifts.rebuy(table, winner, 300, most=2, below=10)
+    assert await kinds(store) == [("rebuy", "bank", -300), ("rebuy", "stack", 300)]
+    report = await store.audit()
+    assert report.ok, report.violations
+    assert report.granted == 20 + 300
+    # His results: 10 brought, 300 from the house, 300 taken home: he lost his 10.
+    await store.tables.close(table)
+    nets = {r.user_id: (r.net, r.rebuys) for r in await store.users.session(table)}
+    assert nets == {winner: (10, 0), loser: (-10, 1)}
+
+
+async def test_rebuys_stop_at_the_tables_limit(store: Store) -> None:
+    table, winner, loser = await broke_table(store)
+    await store.gifts.rebuy(table, loser, 10, most=1, below=10)
+    rng = random.Random(5)
+    for dealer in range(40):  # play on until he is broke again
+        stacks = {s.user_id: s.stack for s in await store.tables.seats(table)}
+        if stacks[loser] == 0 or stacks[winner] == 0:
+            break
+        hand_id, hand = await start_hand(store, await store.tables.get(table), rng,
+                                         dealer=dealer)
+        if hand.is_over:
+            await store.hands.settle(hand_id, hand)
+        while not hand.is_over:
+            action = random_action(hand, rng)
+            events = hand.apply(action)
+            if hand.is_over:
+                await store.hands.settle(hand_id, hand, action=action, events=events)
+            else:
+                await store.hands.record(hand_id, action, events)
+    stacks = {s.user_id: s.stack for s in await store.tables.seats(table)}
+    broke = loser if stacks[loser] == 0 else winner
+    if broke == loser:
+        with pytest.raises(NoRebuyLeft):  # one rebuy at this table, taken
+            await store.gifts.rebuy(table, loser, 10, most=1, below=10)
+        assert await store.gifts.rebuy(table, loser, 10, most=2, below=10) == 10
+    else:  # the first winner lost it all: his first rebuy
+        assert await store.gifts.rebuy(table, winner, 10, most=1, below=10) == 10
+    assert await store.gifts.rebuys_of(table, broke) == (2 if broke == loser else 1)
+    assert (await store.audit()).ok
+
+
+async def test_no_rebuy_while_dealt_into_the_open_hand(store: Store) -> None:
+    table, _, loser = await broke_table(store)
+    await store.gifts.rebuy(table, loser, 100, most=3, below=10)
+    _, hand = await start_hand(store, await store.tables.get(table), random.Random(1))
+    assert not hand.is_over
+    with pytest.raises(HandInProgress):
+        await store.gifts.rebuy(table, loser, 10, most=3, below=10)
+
+
+async def test_a_player_gives_his_own_chips_and_never_more(store: Store) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=1000)
+    assert await store.gifts.give(1, 2, 400) == 600
+    with pytest.raises(InsufficientChips):
+        await store.gifts.give(1, 2, 601)
+    assert (await store.users.balance(1), await store.users.balance(2)) == (600, 1400)
+    assert await kinds(store) == [("gift", "balance", -400), ("gift", "balance", 400)]
+    report = await store.audit()
+    assert report.ok and report.granted == 2000
+
+
+async def test_the_house_gives_within_the_chats_daily_allowance(store: Store,
+                                                              clock: Clock) -> None:
+    await store.users.ensure(1, "Admin", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    assert await store.gifts.give_from_house(CHAT, 1, 2, 300, allowance=500) == 200
+    with pytest.raises(AllowanceSpent) as refused:
+        await store.gifts.give_from_house(CHAT, 1, 2, 201, allowance=500)
+    assert refused.value.left == 200
+    # Another chat has its own allowance.
+    assert await store.gifts.give_from_house(-2002, 1, 2, 500, allowance=500) == 0
+    clock.now += 24 * 60 * 60 + 1  # a day later the first chat may give again
+    assert await store.gifts.left_today(CHAT, 500) == 500
+    assert await store.users.balance(2) == 800
+    assert await store.users.balance(1) == 1000  # the admin's own chips never moved
+    report = await store.audit()
+    assert report.ok and report.granted == 1800
+
+
+async def test_the_audit_catches_a_gift_that_touches_the_bank(store: Store,
+                                                              db_path: Path) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.close()
+    conn = sqlite3.connect(db_path)
+    conn.executescript(
+        "INSERT INTO ledger (move, kind, account, user_id, delta, at) VALUES"
+        " (99, 'gift', 'bank', NULL, -5, 0), (99, 'gift', 'balance', 1, 5, 0);")
+    conn.close()
+    reopened = await Store.open(db_path)
+    try:
+        report = await reopened.audit()
+        assert not report.ok
+        assert any("may not touch the bank" in v for v in report.violations)
+    finally:
+        await reopened.close()
+
+
+async def test_an_old_ledger_learns_the_new_kinds_and_stays_append_only(
+        db_path: Path) -> None:
+    async with aiosqlite.connect(db_path, isolation_level=None) as old:
+        await migrate(old, path=str(db_path), target=11)
+        await old.execute("INSERT INTO users (id, name, created_at, updated_at)"
+                          " VALUES (1, 'Ana', 0, 0), (2, 'Boris', 0, 0)")
+        await old.execute("INSERT INTO ledger (move, kind, account, user_id, delta, at)"
+                          " VALUES (1, 'grant', 'bank', 1, -100, 0),"
+                          " (1, 'grant', 'balance', 1, 100, 0)")
+        with pytest.raises(sqlite3.IntegrityError):  # version 11 knows no gift
+            await old.execute("INSERT INTO ledger (move, kind, account, user_id, delta, at)"
+                              " VALUES (2, 'gift', 'balance', 1, -1, 0)")
+    store = await Store.open(db_path)
+    try:
+        assert await store.gifts.give(1, 2, 40) == 60
+        assert await store.users.balance(2) == 40  # the cached sums still follow the ledger
+        with pytest.raises(Exception, match="append-only"):
+            await store.db.write(lambda c: c.execute("DELETE FROM ledger"))
+        assert (await store.audit()).ok
+    finally:
+        await store.close()
+
+
+async def test_chips_queued_for_the_next_hand_are_handed_out_once(store: Store) -> None:
+    table = await seated_table(store, 2, chat_id=CHAT)
+    await store.gifts.queue(table.id, 1, "top_up", 200)
+    await store.gifts.queue(table.id, 1, "top_up", None)  # asked again: up to the most
+    await store.gifts.queue(table.id, 2, "rebuy", None)
+    assert await store.gifts.cancel(table.id, 2)
+    assert not await store.gifts.cancel(table.id, 2)
+    queued = await store.gifts.take_queued(table.id)
+    assert [(q.user_id, q.kind, q.amount) for q in queued] == [(1, "top_up", None)]
+    assert await store.gifts.take_queued(table.id) == []
+    with pytest.raises(BadInput):
+        await store.gifts.queue(table.id, 1, "gift", 5)
+
+
+async def test_practice_chips_are_never_given(store: Store) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.db.write(lambda c: c.execute(
+        "INSERT INTO users (id, name, created_at, updated_at) VALUES (-1000001, 'w', 0, 0)"))
+    with pytest.raises(BadInput):
+        await store.gifts.give(1, -1000001, 5)
+    with pytest.raises(BadInput):
+        await store.gifts.give_from_house(CHAT, 1, -1000001, 5, allowance=100)
+    assert await store.users.balance(1) == 1000
