@@ -215,6 +215,10 @@ def test_three_seats_play_a_hand_with_a_svara_in_the_mini_app(
     play("Boris", "No blind")
     play("Boris", "Bet 10")
     play("Vera", "Call 10")
+    # The svara's cards replaced the hand's in each card message, the page's button kept.
+    bg.call(running.idle())
+    for p in (ana, boris, vera):
+        assert "web_app" in p.last_dm.button("Open the table"), p.name
     # Ana's turn in the svara: her new cards, the tie that led to it, her buttons.
     driver.switch_to.window(tabs["Ana"])
     _until(driver, lambda d: any(b.text.startswith("Call 10") for b in
