@@ -31,6 +31,7 @@ from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.languages import Languages
 from bot.metrics import Metrics, newest_backup_in
+from bot.miniapp.server import MiniApp
 from bot.next_hand import NextHand
 from bot.ops.backups import Backups
 from bot.ops.events import Events
@@ -202,6 +203,11 @@ async def start_services(
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
     app.bot_data["next_hand"] = NextHand(app, services)
+    if settings.public_url is not None:
+        miniapp = MiniApp(services, app.bot, public_url=settings.public_url,
+                          max_age=settings.miniapp_max_age)
+        outbox.app_link = miniapp.link
+        app.bot_data["miniapp"] = miniapp
     for line in await games.resume_all():
         log.info("restart: %s", line)
     try:
@@ -262,7 +268,7 @@ async def serve(
 
 
 async def _serve(settings: Settings, stop: asyncio.Event) -> None:
-    if settings.webhook_url:
+    if settings.webhook_url or settings.public_url:
         check_port(settings.webhook_listen, settings.webhook_port)
     if settings.health_port is not None:
         check_port(settings.health_listen, settings.health_port, "SVARA_HEALTH_PORT")
@@ -358,6 +364,13 @@ async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch
         servers.append(await _serve_webhook(app, settings, health, metrics))
         watch.start()
     else:
+        miniapp = app.bot_data.get("miniapp")
+        if isinstance(miniapp, MiniApp):
+            # Long polling with a Mini App: its page on a server of its own (with the
+            # health checks, as the webhook's server has them).
+            servers.append(await _listen(WebServer(
+                app, health, path=None, listen=settings.webhook_listen,
+                port=settings.webhook_port, metrics=metrics, routes=miniapp.add_routes)))
         assert app.updater is not None
         try:
             await app.updater.start_polling(allowed_updates=UPDATES,
@@ -382,9 +395,11 @@ async def _serve_webhook(app: AnyApp, settings: Settings, health: Health,
                          metrics: Metrics) -> WebServer:
     assert settings.webhook_url is not None
     secret = settings.webhook_secret_value()
+    miniapp = app.bot_data.get("miniapp")
     server = await _listen(WebServer(
         app, health, secret=secret, path=urlsplit(settings.webhook_url).path,
-        listen=settings.webhook_listen, port=settings.webhook_port, metrics=metrics))
+        listen=settings.webhook_listen, port=settings.webhook_port, metrics=metrics,
+        routes=miniapp.add_routes if isinstance(miniapp, MiniApp) else None))
     try:
         await app.bot.set_webhook(settings.webhook_url, secret_token=secret,
                                   allowed_updates=UPDATES)

@@ -20,7 +20,7 @@ from enum import Enum
 from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -35,9 +35,10 @@ from telegram.ext import Application
 
 from bot import replies
 from bot.games import Live, Told
-from bot.i18n import Translations
+from bot.i18n import Translations, Translator
 from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render import (
+    WEB_APP,
     PrivateHand,
     Screen,
     moved_text,
@@ -46,6 +47,7 @@ from bot.render import (
     render_table,
     results_text,
     table_link,
+    with_app_button,
 )
 from bot.store import TableStatus
 from engine import Hand
@@ -99,10 +101,17 @@ class ChatInfo:
 def markup(screen: Screen) -> InlineKeyboardMarkup | None:
     if not screen.buttons:
         return None
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
-         for row in screen.buttons]
-    )
+    return InlineKeyboardMarkup([[_button(label, data) for label, data in row]
+                                 for row in screen.buttons])
+
+
+def _button(label: str, data: str) -> InlineKeyboardButton:
+    """A press, or the Mini App's link (`bot.render.with_app_button`)."""
+    if data.startswith("https://"):
+        return InlineKeyboardButton(label, url=data)
+    if data.startswith(WEB_APP):
+        return InlineKeyboardButton(label, web_app=WebAppInfo(data[len(WEB_APP):]))
+    return InlineKeyboardButton(label, callback_data=data)
 
 
 def digest(screen: Screen) -> str:
@@ -189,6 +198,9 @@ class TelegramOutbox:
         self._stopping = False
         self.delivered: Counter[str] = Counter()
         """Messages by how they ended (`Delivery`), and tries that met a flood wait."""
+        self.app_link: Callable[[Live, bool], str | None] | None = None
+        """The table's Mini App, when the bot serves one (`bot.miniapp`): its link for the
+        table's own chat, or (True) the page for a ``web_app`` button in a private chat."""
 
     # ----------------------------------------------------------------- what the chat shows
 
@@ -214,7 +226,10 @@ class TelegramOutbox:
     def show(self, live: Live) -> None:
         """Make `live` as it is now the next screen of its table message."""
         self._turn_passed(live)
-        screen = render_table(live.view(self.now()), self.translations.get(live.language))
+        tr = self.translations.get(live.language)
+        screen = render_table(live.view(self.now()), tr)
+        if self.app_link is not None and live.status is not TableStatus.CLOSED:
+            screen = with_app_button(screen, tr, self.app_link(live, live.chat_id > 0))
         writer = self._writers.get(live.id)
         if writer is None:
             writer = self._writers[live.id] = _Writer(live)
@@ -467,14 +482,15 @@ class TelegramOutbox:
             how = await self._deliver(
                 "cards", player,
                 partial(self.app.bot.edit_message_text, text, player, earlier,
-                        parse_mode=ParseMode.HTML),
+                        parse_mode=ParseMode.HTML, reply_markup=self._app_button(live, tr)),
                 wanted=lambda: live.hand_id == hand_id)
             if how is not Delivery.REFUSED:
                 return how
             # The earlier message is gone: the cards go out as a new one.
 
         async def send() -> None:
-            message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML)
+            message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
+                                                      reply_markup=self._app_button(live, tr))
             sent[player] = message.message_id
 
         how = await self._deliver(
@@ -697,8 +713,8 @@ class TelegramOutbox:
         text = nudge_text(tr, chat.title if chat is not None else "", hand, left)
         link = None if chat is None else table_link(chat.type, live.chat_id, chat.username,
                                                     self.message_id(live.id))
-        keyboard = None if link is None else InlineKeyboardMarkup(
-            [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]])
+        keyboard = self._app_button(live, tr) or (None if link is None else InlineKeyboardMarkup(
+            [[InlineKeyboardButton(tr.gettext("Open the table"), url=link)]]))
         async def send() -> None:
             message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
                                                       reply_markup=keyboard)
@@ -735,6 +751,10 @@ class TelegramOutbox:
         for task in waiting:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+    def _app_button(self, live: Live, tr: Translator) -> InlineKeyboardMarkup | None:
+        """In a private chat, the button that opens the table's Mini App (if served)."""
+        page = None if self.app_link is None else self.app_link(live, True)
+        return None if page is None else markup(with_app_button(Screen(""), tr, page))
 
     def stop(self) -> None:
         for writer in self._writers.values():

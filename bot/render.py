@@ -611,6 +611,20 @@ def nudge_text(tr: Translator, group: str, hand: Hand, seconds_left: int) -> str
                      choice=choice, seconds=max(seconds_left, 0))
 
 
+WEB_APP = "webapp:"
+"""Marks a screen button that opens a Mini App page (``webapp:`` and its URL)."""
+
+
+def with_app_button(screen: Screen, tr: Translator, link: str | None) -> Screen:
+    """The screen with a last row that opens the table as a Mini App (when there is one).
+
+    `link` is a URL, or ``webapp:`` and the page's URL for a ``web_app`` button (private
+    chats only); `bot.outbox.markup` makes the button of either."""
+    if link is None:
+        return screen
+    return Screen(screen.text, (*screen.buttons, ((tr.gettext("Open the table"), link),)))
+
+
 def table_link(chat_type: str, chat_id: int, username: str | None,
                message_id: int | None) -> str | None:
     """A link that opens the table message (supergroups) or the group (public basic groups)."""

@@ -103,6 +103,16 @@ class Settings(BaseSettings):
         default=False,
         description="Replace a webhook another process set for this token (a stale one).")
 
+    public_url: str | None = Field(
+        default=None,
+        description="Public https address of the bot's web server; when set the table "
+                    "opens as a Telegram Mini App at <address>/app/.",
+    )
+    miniapp_max_age: float = Field(
+        default=3600, gt=0, le=7 * 24 * 3600,
+        description="Seconds a Mini App's initData stays good after Telegram signed it.",
+    )
+
     backup_dir: Path | None = Field(
         default=None, description="Folder for automatic backups; unset: no automatic backups."
     )
@@ -211,6 +221,17 @@ class Settings(BaseSettings):
     @classmethod
     def _log_format_lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("public_url", mode="after")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith("https://") or len(value) <= len("https://"):
+            raise ValueError("the public URL must be an https:// address (Telegram opens "
+                             "Mini Apps over https only)")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -759,6 +759,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --limits real: lift Telegram's overall limit of 30 "
                              "calls a second in the stand-in (to see answers at more tables "
                              "than one token may carry)")
+    parser.add_argument("--miniapp", type=int, default=0, metavar="V",
+                        help="with --limits real: V Mini App viewers a table "
+                             "(bot.bench.miniapp)")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to put the scratch databases (default: a temp dir)")
     args = parser.parse_args(argv)
@@ -786,6 +789,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _real(args: argparse.Namespace, workdir: Path) -> int:
     from bot.bench import limits as bench_limits  # it builds on this module
 
+    if args.miniapp:
+        from bot.bench import miniapp as bench_miniapp
+        return bench_miniapp.main(args.tables or [10], args.miniapp, args.hands or 3,
+                                  args.seed, workdir, args.time_scale, args.cap)
     plan = bench_limits.Plan(scale=args.time_scale, cap=args.cap,
                              in_process=args.in_process, lift_global=args.lift_global)
     if args.max_tables:

@@ -16,6 +16,7 @@ import asyncio
 import hmac
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -54,6 +55,7 @@ class WebServer:
         port: int,
         metrics: Metrics | None = None,
         serve_metrics: bool = False,
+        routes: Callable[[web.Application], None] | None = None,
     ) -> None:
         if path is not None and not secret:
             raise ValueError("a webhook needs a secret")
@@ -66,6 +68,8 @@ class WebServer:
         self.listen = listen
         self._port = port
         self._runner: web.AppRunner | None = None
+        self._routes = routes
+        """More routes on the same server (the Mini App, `bot.miniapp`)."""
 
     @property
     def port(self) -> int:
@@ -81,6 +85,8 @@ class WebServer:
         web_app.router.add_get(READY_PATH, self._readyz)
         if self.serve_metrics:
             web_app.router.add_get(METRICS_PATH, self._metrics)
+        if self._routes is not None:
+            self._routes(web_app)
         runner = web.AppRunner(web_app, access_log=None, handle_signals=False,
                                shutdown_timeout=1.0)
         await runner.setup()

@@ -41,7 +41,8 @@ async def send_message(ctx: Ctx) -> Any:
     thread_id = thread_for(ctx, chat)
     reply_to = reply_for(ctx, chat)
     parsed = _message_text(ctx)
-    markup = validate_markup(ctx.params.raw("reply_markup"))
+    markup = validate_markup(ctx.params.raw("reply_markup"),
+                             private=chat.type == "private")
     message = ctx.world.store(
         chat,
         ctx.world.bot,
@@ -77,7 +78,8 @@ async def send_photo(ctx: Ctx) -> Any:
         allow_empty=True,
         strict_entities=ctx.world.strict_html_entities,
     )
-    markup = validate_markup(ctx.params.raw("reply_markup"))
+    markup = validate_markup(ctx.params.raw("reply_markup"),
+                             private=chat.type == "private")
     message = ctx.world.store(
         chat,
         ctx.world.bot,
@@ -143,7 +145,8 @@ async def edit_message_text(ctx: Ctx) -> Any:
     if message.text is None:
         raise bad_request("there is no text in the message to edit")
     parsed = _message_text(ctx)
-    markup = validate_markup(ctx.params.raw("reply_markup"))
+    markup = validate_markup(ctx.params.raw("reply_markup"),
+                             private=message.chat.type == "private")
     if (
         parsed.text == message.text
         and parsed.entities == message.entities
@@ -160,7 +163,8 @@ async def edit_message_text(ctx: Ctx) -> Any:
 async def edit_message_reply_markup(ctx: Ctx) -> Any:
     """editMessageReplyMarkup; without reply_markup the keyboard is removed."""
     message = _to_edit(ctx)
-    markup = validate_markup(ctx.params.raw("reply_markup"))
+    markup = validate_markup(ctx.params.raw("reply_markup"),
+                             private=message.chat.type == "private")
     if _same_markup(markup, message.reply_markup):
         raise ApiError(400, NOT_MODIFIED)
     message.reply_markup = markup

@@ -27,17 +27,22 @@ _NOT_OBJECT = "can't parse inline keyboard button: InlineKeyboardButton must be 
 _URL_PREFIXES = ("http://", "https://", "tg://", "t.me/", "telegram.me/")
 
 
-def validate_markup(markup: Any) -> dict[str, Any] | None:
+def validate_markup(markup: Any, *, private: bool = True) -> dict[str, Any] | None:
     """Check a reply_markup and return it cleaned of nulls; raise the server's 400 if bad.
 
     Only inline keyboards are stored on messages; reply keyboards are accepted and dropped.
+    A ``web_app`` button is refused outside private chats (`private` False), as Telegram
+    refuses it.
     """
     if markup is None:
         return None
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" in markup:
-        return {"inline_keyboard": _inline_rows(markup["inline_keyboard"])}
+        rows = _inline_rows(markup["inline_keyboard"])
+        if not private and any("web_app" in button for row in rows for button in row):
+            raise bad_request("BUTTON_TYPE_INVALID")
+        return {"inline_keyboard": rows}
     if any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
         return None
     raise bad_request("can't parse reply keyboard markup JSON object")

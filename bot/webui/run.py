@@ -27,6 +27,7 @@ from bot.handling import Services
 from bot.http import AiohttpRequest
 from bot.i18n import DEFAULT_LANGUAGE, Translations
 from bot.i18n.catalogs import LANGUAGES
+from bot.miniapp.server import MiniApp
 from bot.ops.lock import Busy, DatabaseLock
 from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox
@@ -34,6 +35,7 @@ from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from bot.sandbox.server import SandboxServer
 from bot.settings import Settings
+from bot.webui.miniapp import mount as mount_miniapp
 from bot.webui.robots import Robots
 from bot.webui.site import Site, serve_site
 from bot.webui.watch import WatchedWorld
@@ -89,12 +91,16 @@ class Running:
             await asyncio.sleep(0.02)
 
 
+PUBLIC_URL = "https://sandbox.invalid"
+"""Only makes the table offer its Mini App; the page serves it itself (`bot.webui.miniapp`)."""
+
+
 def sandbox_settings(db: Path, speed: float, **overrides: Any) -> Settings:
     return Settings(
         bot_token=SecretStr(SETTINGS_TOKEN), database=db, rate_limit=False,
         group_per_minute=PER_MINUTE * speed,
         _env_file=None,  # type: ignore[call-arg]
-        **overrides,
+        **{"public_url": PUBLIC_URL, **overrides},
     )
 
 
@@ -145,6 +151,9 @@ async def launch(
                     robots = Robots(services, group, delay=robot_delay)
                     site = Site(world, group, seats, robots,
                                 Translations.load().get(language))
+                    miniapp = app.bot_data.get("miniapp")
+                    if isinstance(miniapp, MiniApp):
+                        mount_miniapp(site, miniapp, world.token)
                     runner, got = await serve_site(site, HOST, port)
                     task = asyncio.create_task(robots.run())
                     try:

@@ -48,7 +48,8 @@ LOCAL_NAMES = ("127.0.0.1", "localhost")
 def message_json(message: MessageRecord) -> dict[str, Any]:
     """A message as the page draws it: plain text and entities, never raw HTML."""
     buttons = [
-        [{"text": str(b.get("text", "")), "data": b.get("callback_data"), "url": b.get("url")}
+        [{"text": str(b.get("text", "")), "data": b.get("callback_data"),
+          "url": b.get("url") or (b.get("web_app") or {}).get("url")}
          for b in row]
         for row in (message.reply_markup or {}).get("inline_keyboard", [])
     ]
@@ -129,7 +130,10 @@ class Site:
         if request.method == "POST":
             if request.content_type != "application/json":
                 raise _bad("send the body as application/json")
-            if not secrets.compare_digest(request.headers.get(TOKEN_HEADER, ""), self.token):
+            # The Mini App (`bot.webui.miniapp`) proves who presses by initData and its
+            # session, as in production: it has no part in this page's token.
+            if not request.path.startswith("/app/") and not secrets.compare_digest(
+                    request.headers.get(TOKEN_HEADER, ""), self.token):
                 raise _forbidden("the page's token is missing or wrong: reload the page")
         response: web.StreamResponse = await handler(request)
         return response

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest, Forbidden
 
 from bot.sandbox.harness import Sandbox
@@ -98,6 +98,25 @@ async def test_callback_data_is_at_most_64_bytes(tg: Sandbox) -> None:
         too_long = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="é" * 33)]])
         with pytest.raises(BadRequest, match=exactly("BUTTON_DATA_INVALID")):
             await bot.send_message(group.id, "66 bytes", reply_markup=too_long)
+
+
+async def test_web_app_buttons_only_in_private_chats(tg: Sandbox) -> None:
+    tg.expect("markup")
+    alice = tg.world.user("Alice")
+    group = tg.world.group("Friends", members=[alice])
+    app = InlineKeyboardMarkup([[InlineKeyboardButton(
+        "Open", web_app=WebAppInfo("https://svara.example/app/"))]])
+    link = InlineKeyboardMarkup([[InlineKeyboardButton(
+        "Open", url="https://t.me/svara_test_bot?startapp=t1_x")]])
+    await alice.start_bot()
+    async with tg.bot() as bot:
+        await bot.send_message(alice.id, "private", reply_markup=app)
+        await bot.send_message(group.id, "a direct link", reply_markup=link)
+        with pytest.raises(BadRequest, match=exactly("BUTTON_TYPE_INVALID")):
+            await bot.send_message(group.id, "web_app", reply_markup=app)
+        sent = await bot.send_message(group.id, "plain")
+        with pytest.raises(BadRequest, match=exactly("BUTTON_TYPE_INVALID")):
+            await bot.edit_message_text("edited", group.id, sent.message_id, reply_markup=app)
 
 
 async def test_keyboard_shape(tg: Sandbox) -> None:

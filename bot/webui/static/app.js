@@ -36,6 +36,12 @@ function safeHref(url) {
   }
 }
 
+function appHref(url) {
+  // The bot's Mini App: opened for the seat being played, signed by the sandbox.
+  if (!/^https:\/\/t\.me\/[^/?]+\?startapp=|\/app\/\?t=/.test(url)) return null;
+  return "/open-app?" + new URLSearchParams({ user: String(state.seat), link: url });
+}
+
 function elementFor(entity) {
   const tags = { bold: "b", italic: "i", underline: "u", strikethrough: "s", code: "code",
                  pre: "pre", blockquote: "blockquote", expandable_blockquote: "blockquote" };
@@ -130,7 +136,7 @@ function renderMessage(message, chatId) {
           el.addEventListener("click", () => press(chatId, message.id, b.data));
         } else {
           el = document.createElement("a");
-          const href = b.url ? safeHref(b.url) : null;
+          const href = b.url ? appHref(b.url) || safeHref(b.url) : null;
           if (href) { el.href = href; el.target = "_blank"; el.rel = "noopener noreferrer"; }
         }
         el.textContent = b.text;

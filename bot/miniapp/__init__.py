@@ -1,0 +1,1 @@
+"""The table as a Telegram Mini App: the page, who opened it, its state and its presses."""

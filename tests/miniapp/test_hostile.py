@@ -1,0 +1,232 @@
+"""Hostile clients of the Mini App: each request is refused and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from bot.miniapp.initdata import sign, user_fields
+from bot.miniapp.links import app_payload
+from tests.miniapp.app import Served, Viewer
+
+OTHER_BOT = "777:" + "Q" * 35
+
+
+async def lobby(app: Served, *names: str) -> tuple[Any, list[Any], str]:
+    bed = app.bed
+    players = bed.players(*names)
+    group = bed.group(*players)
+    await players[0].send(group, "/settings blind off")
+    await bed.idle()
+    await bed.open_table(group, *players[:2])
+    live = bed.live(group)
+    return group, players, app_payload(bed.services.link_secret, live.id)
+
+
+async def what_changes(app: Served, group: Any) -> tuple[Any, ...]:
+    """Everything a refused request must leave as it was."""
+    bed = app.bed
+    await bed.idle()
+    live = bed.live(group)
+    rows = await bed.store.db.fetchall("SELECT COUNT(*) AS n FROM ledger")
+    actions = 0 if live.hand is None else len(live.hand.actions)
+    message = await bed.table_message(group)
+    return (rows[0]["n"], live.status, actions, [s.stack for s in live.table.seats],
+            message.text)
+
+
+async def session(app: Served, init: str, table: str) -> tuple[int, dict[str, Any]]:
+    return await app.post("/app/api/session", {"init": init, "table": table})
+
+
+async def test_forged_expired_and_other_bot_init_data_open_nothing(app: Served) -> None:
+    group, (ana, boris), payload = await lobby(app, "Ana", "Boris")
+    before = await what_changes(app, group)
+    good = app.init(ana, payload)
+    fields = dict(parse_qsl(good))
+    # Another user's id under Ana's signature.
+    forged = dict(fields, user=fields["user"].replace(str(ana.id), str(boris.id)))
+    # The hash of other data.
+    swapped = dict(fields, hash=dict(parse_qsl(app.init(boris, payload)))["hash"])
+    cases = {
+        "forged user": urlencode(forged),
+        "someone else's hash": urlencode(swapped),
+        "no hash": urlencode({k: v for k, v in fields.items() if k != "hash"}),
+        "expired": app.init(ana, payload, age=app.miniapp.max_age + 5),
+        "from the future": app.init(ana, payload, age=-3600),
+        "another bot": app.init(ana, payload, token=OTHER_BOT),
+        "the Login Widget's key": _login_widget(app, ana, payload),
+        "a field twice": good + "&auth_date=1",
+        "not a query": "%%%",
+        "too long": good + "&x=" + "a" * 5000,
+        "empty": "",
+    }
+    for why, init in cases.items():
+        status, answer = await session(app, init, payload)
+        assert status == 401, (why, status, answer)
+        assert "session" not in answer, why
+    assert await what_changes(app, group) == before
+    # The same data, untouched, opens the table.
+    status, opened = await session(app, good, payload)
+    assert status == 200
+    # Replayed once it is older than the operator's bound, it opens nothing; the session
+    # it gave ends after its hours too.
+    miniapp = app.miniapp
+    real = miniapp.clock
+    try:
+        miniapp.clock = lambda: real() + miniapp.max_age + 5
+        status, _ = await session(app, good, payload)
+        assert status == 401
+        miniapp.clock = lambda: real() + 13 * 3600
+        status, _ = await app.post("/app/api/press", {"s": opened["session"], "data": "v1:zz"})
+        assert status == 401
+    finally:
+        miniapp.clock = real
+    assert await what_changes(app, group) == before
+
+
+def _login_widget(app: Served, player: Any, payload: str) -> str:
+    import hashlib
+    import hmac
+    fields = user_fields(player.id, player.name, auth_date=int(__import__("time").time()),
+                         start_param=payload)
+    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
+    key = hashlib.sha256(app.token.encode()).digest()
+    return urlencode({**fields, "hash": hmac.new(key, check.encode(),
+                                                 hashlib.sha256).hexdigest()})
+
+
+async def test_a_payload_for_another_table_or_made_up_is_refused(app: Served) -> None:
+    group, (ana, _), payload = await lobby(app, "Ana", "Boris")
+    live = app.bed.live(group)
+    other = app_payload(app.bed.services.link_secret, live.id + 1)
+    made_up = f"t{live.id + 1:x}_" + payload.partition("_")[2]
+    # Signed for one table, presented for another.
+    status, _ = await session(app, app.init(ana, payload), other)
+    assert status == 403
+    for bad in (made_up, "t1", "j1_abc", "x" * 70, ""):
+        status, _ = await session(app, app.init(ana, bad), bad)
+        assert status in (400, 403), bad
+    # A signed payload for a table that does not exist.
+    status, _ = await session(app, app.init(ana, other), other)
+    assert status == 404
+
+
+async def test_presses_out_of_turn_for_another_seat_or_table_change_nothing(
+        app: Served) -> None:
+    bed = app.bed
+    group, (ana, boris, vera), payload = await lobby(app, "Ana", "Boris", "Vera")
+    ana_v = await app.open(ana, payload, language="bg")
+    assert ana_v.state["language"] == "bg" and ana_v.state["words"]["pot"] == "Банка"
+    boris_v = await app.open(boris, payload)
+    vera_v = await app.open(vera, payload)
+    await ana_v.press(ana_v.button("Старт"))  # her page speaks her Telegram's Bulgarian
+    for v in (ana_v, boris_v, vera_v):
+        await v.refresh()
+    acting, waiting = (ana_v, boris_v) if ana_v.state["buttons"] else (boris_v, ana_v)
+    fold = acting.button("Пас" if acting is ana_v else "Fold")
+    before = await what_changes(app, group)
+    # The other player presses the player-to-act's button: not his turn.
+    answer = await waiting.press(fold)
+    assert answer["ok"] is False
+    assert answer["error"] == ("Не е твой ред." if waiting is ana_v else "Not your turn.")
+    # Someone who is not seated presses it.
+    answer = await vera_v.press(fold)
+    assert answer == {"ok": False, "error": "You are not playing at this table."}
+    # A press made up for another table, and garbage.
+    live = bed.live(group)
+    other = fold.replace(f"v1:{_b36(live.id)}:", f"v1:{_b36(live.id + 1)}:", 1)
+    assert other != fold
+    expired = "Този бутон вече не е активен." if acting is ana_v else "This button has expired."
+    for data in (other, "v1:zz", "", 12, None, "x" * 500):
+        answer = await acting.press(data)  # type: ignore[arg-type]
+        assert answer == {"ok": False, "error": expired}, data
+    assert await what_changes(app, group) == before
+    # A session is bound to its table and user: tampered, it is no session.
+    body, _, sig = acting.session.rpartition(".")
+    status, _ = await app.post("/app/api/press", {"s": body + "x." + sig, "data": fold})
+    assert status == 401
+    status, _ = await app.post("/app/api/press", {"s": waiting.session[:-2] + "AA",
+                                                  "data": fold})
+    assert status == 401
+    assert await what_changes(app, group) == before
+    # The right player's press goes through.
+    assert (await acting.press(fold))["ok"]
+
+
+def _b36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if not n:
+            return out
+
+
+async def test_oversized_and_malformed_requests_are_refused(app: Served) -> None:
+    group, _, payload = await lobby(app, "Ana", "Boris")
+    before = await what_changes(app, group)
+    big = json.dumps({"init": "a" * 9000, "table": payload}).encode()  # over 8 KiB
+    status, _ = await app.post("/app/api/session", big)
+    assert status == 413
+    for body in (b"{", b"[]", b"\xff\xfe", b'"x"', b"{}", b'{"init": 1, "table": 2}'):
+        status, _ = await app.post("/app/api/session", body)
+        assert status == 400, body
+        status, _ = await app.post("/app/api/press", body)
+        assert status in (400, 401), body
+    async with app.http.get(app.base + "/app/api/events", params={"s": "nope"}) as reply:
+        assert reply.status == 401
+    async with app.http.get(app.base + "/app/static/..%2Fserver.py") as reply:
+        assert reply.status == 404
+    assert await what_changes(app, group) == before
+
+
+async def test_a_flood_of_presses_or_streams_from_one_user_is_cut_off(app: Served) -> None:
+    group, (ana, boris), payload = await lobby(app, "Ana", "Boris")
+    ana_v: Viewer = await app.open(ana, payload)
+    before = await what_changes(app, group)
+    # Eight presses at once, then four a second: twenty at once are mostly refused.
+    statuses = [(await app.post("/app/api/press", {"s": ana_v.session, "data": "v1:zz"}))[0]
+                for _ in range(20)]
+    assert statuses[0] == 200 and statuses.count(200) <= 12 and statuses[-1] == 429
+    # Opening the page again and again is cut off the same way.
+    opened = [(await app.post("/app/api/session", {"init": app.init(ana, payload),
+                                                   "table": payload}))[0]
+              for _ in range(20)]
+    assert opened[0] == 200 and opened.count(200) <= 12 and opened[-1] == 429
+    streams = []
+    try:
+        for _ in range(4):  # four streams a user (a few tabs, a reconnect)
+            reply = await app.http.get(app.base + "/app/api/events",
+                                       params={"s": ana_v.session})
+            assert reply.status == 200
+            streams.append(reply)
+        async with app.http.get(app.base + "/app/api/events",
+                                params={"s": ana_v.session}) as reply:
+            assert reply.status == 429
+        # Another user is not held up by Ana's flood.
+        boris_v = await app.open(boris, payload)
+        await boris_v.refresh()
+    finally:
+        for reply in streams:
+            reply.close()
+    await asyncio.sleep(0.1)
+    assert await what_changes(app, group) == before
+
+
+async def test_the_page_allows_only_its_own_files_and_telegrams_script(app: Served) -> None:
+    async with app.http.get(app.base + "/app/") as reply:
+        assert reply.status == 200
+        csp = reply.headers["Content-Security-Policy"]
+        page = await reply.text()
+    assert "script-src 'self' https://telegram.org/js/telegram-web-app.js;" in csp
+    assert "default-src 'none'" in csp and "connect-src 'self'" in csp
+    assert reply.headers["X-Content-Type-Options"] == "nosniff"
+    assert 'src="https://telegram.org/js/telegram-web-app.js"' in page
+    # The stand-in of Telegram's script is the sandbox's alone.
+    async with app.http.get(app.base + "/app/static/telegram-web-app.js") as reply:
+        assert reply.status == 404
+    _ = sign
