@@ -7,23 +7,18 @@ keep the screenshot the README shows.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import queue
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.webui.run import Running, launch
+from bot.webui.run import Running
+from tests.webui.background import CHROMIUM, DRIVER, WAIT, Background, chromium, running
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
 HOSTILE = "<b>Eve</b>&amp;<i>"
-WAIT = 30.0
 SEED = b"sandbox browser test"
 """Every deal the same: both players' cards show red and black suits."""
 
@@ -32,75 +27,23 @@ if not (CHROMIUM.exists() and DRIVER.exists()):
     pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver",
                 allow_module_level=True)
 
-from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
-class Background:
-    """The sandbox on an event loop of its own thread, while the browser test blocks."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self._ready: queue.Queue[Running | BaseException] = queue.Queue()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
-
-    async def _main(self) -> None:
-        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-        try:
-            async with launch(players=2, db=self.db, speed=20.0,
-                              names=("Ana", HOSTILE),
-                              seed_source=lambda: SEED) as running:
-                self._ready.put(running)
-                await self._stop.wait()
-        except BaseException as err:
-            self._ready.put(err)
-            raise
-
-    def start(self) -> Running:
-        self._thread.start()
-        got = self._ready.get(timeout=WAIT)
-        if isinstance(got, BaseException):
-            raise got
-        return got
-
-    def call(self, coro: Any) -> Any:
-        assert self._loop is not None
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(WAIT)
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(WAIT)
-
-
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Iterator[tuple[Background, Running]]:
-    bg = Background(tmp_path / "sandbox.sqlite3")
-    running = bg.start()
-    try:
-        yield bg, running
-    finally:
-        bg.stop()
+    with running(tmp_path / "sandbox.sqlite3", players=2, names=("Ana", HOSTILE),
+                 seed=SEED) as started:
+        yield started
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1100,820", "--disable-gpu"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    try:
+    with chromium("--window-size=1100,820") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _newest_table(driver: Any) -> WebElement | None:

@@ -8,11 +8,8 @@ SVARA_MINIAPP_SCREENSHOT=docs/miniapp.png to keep the screenshot the README show
 
 from __future__ import annotations
 
-import asyncio
 import os
-import queue
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +17,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from bot.webui.run import Running, launch
+from bot.webui.run import Running
 from tests.e2e.seeds import best, cards_of, find_seed, points_of, replica
+from tests.webui.background import CHROMIUM, DRIVER, WAIT, Background, chromium, running
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-WAIT = 30.0
 NAMES = ("Ana", "Boris", "Vera")
 
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
@@ -33,77 +28,22 @@ if not (CHROMIUM.exists() and DRIVER.exists()):
     pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver",
                 allow_module_level=True)
 
-from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
-class Background:
-    """The sandbox on an event loop of its own thread, while the browser test blocks."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.seeds: list[bytes] = []
-        self._ready: queue.Queue[Running | BaseException] = queue.Queue()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
-
-    def _seed(self) -> bytes:
-        return self.seeds.pop(0) if self.seeds else b"mini app browser test"
-
-    async def _main(self) -> None:
-        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-        try:
-            async with launch(players=3, db=self.db, speed=20.0, names=NAMES,
-                              seed_source=self._seed) as running:
-                self._ready.put(running)
-                await self._stop.wait()
-        except BaseException as err:
-            self._ready.put(err)
-            raise
-
-    def start(self) -> Running:
-        self._thread.start()
-        got = self._ready.get(timeout=WAIT)
-        if isinstance(got, BaseException):
-            raise got
-        return got
-
-    def call(self, coro: Any) -> Any:
-        assert self._loop is not None
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(WAIT)
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(WAIT)
-
-
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Iterator[tuple[Background, Running]]:
-    bg = Background(tmp_path / "sandbox.sqlite3")
-    running = bg.start()
-    try:
-        yield bg, running
-    finally:
-        bg.stop()
+    with running(tmp_path / "sandbox.sqlite3", players=3, names=NAMES,
+                 seed=b"mini app browser test") as started:
+        yield started
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=360,800", "--disable-gpu", "--force-device-scale-factor=1"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    try:
+    with chromium("--window-size=360,800", "--force-device-scale-factor=1") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _phone(driver: Any) -> None:
