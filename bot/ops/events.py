@@ -89,8 +89,13 @@ class Events:
             await self.look()
 
     async def _run(self) -> None:
+        """A supervised loop: `close` cancels and awaits it; a failing look is logged and
+        the next one comes as usual, so the log of game events never stops for good."""
         while True:
-            await self.look()
+            try:
+                await self.look()
+            except Exception:
+                log.exception("could not read the game events")
             await asyncio.sleep(self.every)
 
     async def look(self) -> None:
