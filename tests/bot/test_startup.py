@@ -8,11 +8,12 @@ nothing listens on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import socket
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,15 @@ def assert_refused(done: Done, *words: str) -> None:
     assert done.last_line.startswith("Cannot start: "), done.err
     for word in words:
         assert word in done.last_line, done.last_line
+
+
+@contextlib.contextmanager
+def busy_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that something else listens on."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield int(taken.getsockname()[1])
 
 
 async def test_item8_a_rejected_token_is_named_but_never_shown(
@@ -198,10 +208,7 @@ async def test_a_failed_start_leaves_no_lock_file(standin: SandboxServer, tmp_pa
 async def test_a_busy_webhook_port_is_refused_before_the_database_is_touched(
     standin: SandboxServer, tmp_path: Path
 ) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = int(taken.getsockname()[1])
+    with busy_port() as port:
         env = env_for(tmp_path, api=standin.base_url)
         env.update(SVARA_WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
                    SVARA_WEBHOOK_LISTEN="127.0.0.1", SVARA_WEBHOOK_PORT=str(port))
@@ -247,10 +254,7 @@ async def test_an_older_schema_is_copied_before_it_is_migrated(
 async def test_a_busy_health_port_is_refused_naming_its_setting(
     standin: SandboxServer, tmp_path: Path
 ) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = int(taken.getsockname()[1])
+    with busy_port() as port:
         env = env_for(tmp_path, api=standin.base_url)
         env.update(SVARA_HEALTH_PORT=str(port))
         done = await run_bot(tmp_path, env)

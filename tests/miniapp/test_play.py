@@ -8,7 +8,10 @@ from typing import Any
 
 import aiohttp
 
+from bot.games import Live
 from bot.miniapp.links import app_payload
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
 from engine import format_hand
 from tests.e2e.test_tell import configure, nudge_job, reminders, to_act
 from tests.miniapp.app import PUBLIC_URL, Served, Viewer
@@ -16,6 +19,14 @@ from tests.miniapp.app import PUBLIC_URL, Served, Viewer
 
 def payload_of(app: Served, table_id: int) -> str:
     return app_payload(app.bed.services.link_secret, table_id)
+
+
+async def ana_and_boris(app: Served) -> tuple[ChatRecord, tuple[Player, Player], Live]:
+    """Ana and Boris seated at a table in their group."""
+    ana, boris = app.bed.players("Ana", "Boris")
+    group = app.bed.group(ana, boris)
+    await app.bed.open_table(group, ana, boris)
+    return group, (ana, boris), app.bed.live(group)
 
 
 async def test_the_table_message_opens_the_mini_app_by_a_signed_direct_link(
@@ -34,10 +45,7 @@ async def test_the_table_message_opens_the_mini_app_by_a_signed_direct_link(
 async def test_two_players_play_a_hand_in_the_mini_app_as_the_group_sees_it(
         app: Served) -> None:
     bed = app.bed
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await bed.open_table(group, ana, boris)
-    live = bed.live(group)
+    group, (ana, boris), live = await ana_and_boris(app)
     payload = payload_of(app, live.id)
     viewers = {p.id: await app.open(p, payload) for p in (ana, boris)}
     assert viewers[ana.id].state["status"] == "lobby"
@@ -121,10 +129,7 @@ async def test_a_watcher_sees_the_public_table_and_no_buttons(app: Served) -> No
 async def test_the_stream_sends_each_new_revision_and_the_whole_state_after_a_drop(
         app: Served) -> None:
     bed = app.bed
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await bed.open_table(group, ana, boris)
-    live = bed.live(group)
+    group, (ana, boris), live = await ana_and_boris(app)
     ana_v = await app.open(ana, payload_of(app, live.id))
     url = app.base + "/app/api/events"
     async with app.http.get(url, params={"s": ana_v.session}) as stream:
@@ -216,10 +221,7 @@ async def test_joining_from_the_page_asks_what_the_join_button_asks(app: Served)
 
 async def test_a_closed_table_is_shown_closed_then_forgotten(app: Served) -> None:
     bed = app.bed
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await bed.open_table(group, ana, boris)
-    live = bed.live(group)
+    group, (ana, boris), live = await ana_and_boris(app)
     payload = payload_of(app, live.id)
     ana_v = await app.open(ana, payload)
     await ana.send(group, "/endgame")
@@ -243,10 +245,7 @@ async def test_a_closed_table_is_shown_closed_then_forgotten(app: Served) -> Non
 
 async def test_an_endgame_during_the_hand_reaches_the_page_at_once(app: Served) -> None:
     bed = app.bed
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await bed.open_table(group, ana, boris)
-    live = bed.live(group)
+    group, (ana, _), live = await ana_and_boris(app)
     ana_v = await app.open(ana, payload_of(app, live.id))
     await ana_v.press(ana_v.button("Start"))
     before = await ana_v.refresh()

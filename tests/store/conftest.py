@@ -101,10 +101,18 @@ async def play_hand(
     With ``stop_after`` the hand is left open after that many actions (if still live).
     """
     hand_id, hand = await start_hand(store, table, rng, dealer=dealer, rules=rules)
+    await play_out(store, hand_id, hand, rng, stop_after=stop_after)
+    return hand_id, hand
+
+
+async def play_out(store: Store, hand_id: int, hand: Hand, rng: random.Random, *,
+                   stop_after: int | None = None) -> None:
+    """Random legal actions on an open hand, each persisted, until it is settled (or
+    ``stop_after`` actions were played while it is still live)."""
     played = 0
     while not hand.is_over:
         if stop_after is not None and played >= stop_after:
-            return hand_id, hand
+            return
         action = random_action(hand, rng)
         events = hand.apply(action)
         played += 1
@@ -112,7 +120,6 @@ async def play_hand(
             await store.hands.settle(hand_id, hand, action=action, events=events)
         else:
             await store.hands.record(hand_id, action, events)
-    return hand_id, hand
 
 
 def can_deal(stacks: list[int], ante: int = RULES.ante) -> bool:

@@ -20,7 +20,7 @@ import sys
 
 from bot.store import Store, Table
 from engine import Hand, Rules, SeatIn
-from engine.simulate import random_action
+from tests.store.conftest import play_out
 
 RULES = Rules(ante=5)
 PLAYERS = range(1, 6)
@@ -37,13 +37,7 @@ async def finish(store: Store, hand_id: int, hand: Hand, rng: random.Random) -> 
         # Over at the deal (everyone all-in on the ante): nothing to play, only to settle.
         await store.hands.settle(hand_id, hand)
         return
-    while not hand.is_over:
-        action = random_action(hand, rng)
-        events = hand.apply(action)
-        if hand.is_over:
-            await store.hands.settle(hand_id, hand, action=action, events=events)
-        else:
-            await store.hands.record(hand_id, action, events)
+    await play_out(store, hand_id, hand, rng)
 
 
 async def table_to_play(store: Store) -> Table:

@@ -13,8 +13,7 @@ import pytest
 from bot.store import BadInput, HandInProgress, InsufficientChips, Store
 from bot.store.errors import AllowanceSpent, NoRebuyLeft
 from bot.store.migrations import migrate
-from engine.simulate import random_action
-from tests.store.conftest import Clock, seated_table, start_hand
+from tests.store.conftest import Clock, play_out, seated_table, start_hand
 
 CHAT = -1001
 
@@ -69,13 +68,7 @@ async def test_rebuys_stop_at_the_tables_limit(store: Store) -> None:
                                          dealer=dealer)
         if hand.is_over:
             await store.hands.settle(hand_id, hand)
-        while not hand.is_over:
-            action = random_action(hand, rng)
-            events = hand.apply(action)
-            if hand.is_over:
-                await store.hands.settle(hand_id, hand, action=action, events=events)
-            else:
-                await store.hands.record(hand_id, action, events)
+        await play_out(store, hand_id, hand, rng)
     stacks = {s.user_id: s.stack for s in await store.tables.seats(table)}
     broke = loser if stacks[loser] == 0 else winner
     if broke == loser:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.store import Store
 from engine.simulate import random_action
-from tests.store.conftest import Clock, play_hand, seated_table
+from tests.store.conftest import Clock, play_hand, play_out, seated_table
 
 
 async def _reopen(store: Store, db_path: Path, clock: Clock) -> Store:
@@ -35,14 +35,7 @@ async def test_open_hand_resumes_and_plays_on(store: Store, db_path: Path, clock
         assert report.hand_id == hand_id and report.chat_id == table.chat_id
         assert report.hand is not None and report.hand.to_json() == live.to_json()
         # The bot carries on with the rebuilt hand.
-        hand, rng = report.hand, random.Random(3)
-        while not hand.is_over:
-            action = random_action(hand, rng)
-            events = hand.apply(action)
-            if hand.is_over:
-                await store.hands.settle(hand_id, hand, action=action, events=events)
-            else:
-                await store.hands.record(hand_id, action, events)
+        await play_out(store, hand_id, report.hand, random.Random(3))
         assert (await store.hands.get(hand_id)).status == "settled"
         assert (await store.audit()).ok
         assert "resumed" in report.describe()
