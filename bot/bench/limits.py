@@ -73,7 +73,7 @@ from bot.bench.tables import FAKE_TOKEN, buttons_of, peak_rss_mb, table_group
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.http import AiohttpRequest
 from bot.sandbox.harness import Sandbox
-from bot.sandbox.limits import FloodMode, FloodRules
+from bot.sandbox.limits import FLOOD_METHODS, FloodMode, FloodRules
 from bot.sandbox.models import CallbackRecord, ChatRecord, MessageRecord
 from bot.sandbox.params import Params
 from bot.sandbox.players import Player
@@ -310,7 +310,7 @@ def _content(call: Call) -> str:
 
 LOG_LINE = re.compile(r"^\S+ \S+ (DEBUG|INFO|WARNING|ERROR|CRITICAL) (\S+): (.*)$")
 """A line of the bot's log as `python -m bot` writes it (`bot.__main__`)."""
-TRANSACTIONS = re.compile(r"^transactions committed: (\d+) \((.*)\)$")
+TRANSACTIONS = re.compile(r"^transactions committed: (\d+) for \d+ units \((.*)\)$")
 LOST = re.compile(r"\blost\b", re.IGNORECASE)
 
 
@@ -824,6 +824,8 @@ class RealResult:
     rss_mb: float
     bot_exit: int | None
     load: tuple[float, float, float]
+    slowest: list[str] = field(default_factory=list)
+    """The slowest screens, each with the group's calls around it."""
 
     @property
     def answer_p99_ms(self) -> float:
@@ -1013,6 +1015,7 @@ def measure(tables: Sequence[RealTable], tg: Sandbox, clock: Clock, started: flo
         if c.method == "answerCallbackQuery":
             answer_calls.setdefault(str(c.params.get("callback_query_id")), c)
     answers, lags, refused = [], [], []
+    slow: list[tuple[float, RealTable, float, float]] = []
     late = unshown = cards = 0
     group_total = 0
     for table in tables:
@@ -1041,6 +1044,7 @@ def measure(tables: Sequence[RealTable], tg: Sandbox, clock: Clock, started: flo
                 unshown += 1
                 shown = ended
             lags.append(shown - query.created)
+            slow.append((shown - query.created, table, query.created, shown))
         group_total += sum(1 for c in calls
                            if c.chat_id == table.group.id and c.method in SCREEN_METHODS)
     flood = tg.flood
@@ -1069,7 +1073,24 @@ def measure(tables: Sequence[RealTable], tg: Sandbox, clock: Clock, started: flo
         messages=messages, pins=pins, reminders=reminders,
         calls=sum(1 for c in calls if c.method != "getUpdates"), transcript=calls, log=log,
         rss_mb=peak_rss_mb(), bot_exit=bot_exit, load=os.getloadavg(),
+        slowest=[_around(lag, table, pressed, shown, calls)
+                 for lag, table, pressed, shown in sorted(
+                     slow, key=lambda x: x[0], reverse=True)[:SLOWEST]],
     )
+
+
+SLOWEST = 3
+"""The slowest screens the report shows, each with what went into its group meanwhile."""
+
+
+def _around(lag: float, table: RealTable, pressed: float, shown: float,
+            calls: Sequence[Call]) -> str:
+    """One slow screen: the group's calls from a few seconds before the press to the
+    screen, in seconds from the press (what took the group's slots)."""
+    near = ", ".join(f"{c.method} {c.at - pressed:+.1f}" for c in calls
+                     if c.chat_id == table.group.id and c.method in FLOOD_METHODS
+                     and pressed - 4.0 <= c.at <= shown)
+    return f"{lag:.1f} s at table {table.number}: {near}"
 
 
 # ----------------------------------------------------------------------------- report
@@ -1123,6 +1144,7 @@ def describe_real(r: RealResult) -> list[str]:
         f"{'' if plan.in_process else f', bot exit code {r.bot_exit}'}",
         f"  machine      load average {load} (1, 5, 15 min) on {os.cpu_count()} cores, "
         "shared with whatever else runs",
+        *(f"  slowest      {line}" for line in r.slowest),
     ]
     for sample in [*r.refused[:3], *r.log.samples]:
         lines.append(f"    ! {sample}")

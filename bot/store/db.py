@@ -4,10 +4,14 @@ aiosqlite runs the statements of a connection one at a time on the connection's 
 thread, but it does not keep two coroutines' transactions apart: their statements would
 interleave inside one ``BEGIN ... COMMIT``. So every unit of work goes through `Database`:
 
-* `Database.write` takes the writer lock, sets the durability level of the coming
-  commit, runs ``BEGIN IMMEDIATE``, awaits the unit, and commits. Any error, and a
-  cancellation, rolls the whole unit back before the lock is released; the caller gets
-  its result only after the COMMIT that holds its writes.
+* `Database.write` queues a unit for the one writer. The writer takes every unit queued
+  by the time it is free (those that came in the same turn of the event loop, and those
+  that came while the last commit ran) and runs them one after another inside one
+  ``BEGIN IMMEDIATE ... COMMIT``, each in a savepoint of its own: a unit that fails is
+  rolled back alone and its caller gets the error; the others commit together (a group
+  commit). A caller gets its result only after the COMMIT that holds its writes, so what
+  it was told is on disk at the durability it asked for (the batch commits at the
+  strongest level any of its units asked for).
 * `Database.read` runs a unit on a second, read-only connection inside one read
   transaction, so several SELECTs see one committed state. In WAL mode it never waits
   for the writer.
@@ -22,8 +26,9 @@ import sqlite3
 from collections import Counter
 from collections.abc import Awaitable, Sequence
 from contextlib import suppress
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, NoReturn, TypedDict, TypeVar
+from typing import Any, Literal, NoReturn, TypedDict, TypeVar
 
 import aiosqlite
 
@@ -124,10 +129,29 @@ def unit_name(work: object) -> str:
     return name.split(".<locals>", 1)[0]
 
 
-def describe_writes(writes: Counter[str]) -> str:
-    """The shutdown line: every committed transaction, by writer, the busiest first."""
+def describe_writes(writes: Counter[str], commits: int | None = None) -> str:
+    """The shutdown line: the transactions committed, and the units they held by writer,
+    the busiest first."""
     top = ", ".join(f"{name} {n}" for name, n in writes.most_common())
-    return f"transactions committed: {sum(writes.values())} ({top or 'none'})"
+    units = sum(writes.values())
+    return (f"transactions committed: {units if commits is None else commits} "
+            f"for {units} units ({top or 'none'})")
+
+
+MOST_IN_ONE_COMMIT = 64
+"""Units one transaction takes at most (the rest wait for the next)."""
+
+
+@dataclass(eq=False)
+class _Queued:
+    """A unit of work waiting for the writer, and how its caller learns how it ended."""
+
+    work: Unit[Any]
+    step: bool
+    done: asyncio.Future[Any]
+    task: asyncio.Task[Any] | None = None
+    """The unit running (its caller, cancelled, cancels it: it is rolled back alone)."""
+    name: str = field(default="")
 
 
 def _raise(err: BaseException) -> NoReturn:
@@ -135,6 +159,19 @@ def _raise(err: BaseException) -> NoReturn:
     if mapped is err:
         raise err
     raise mapped from err
+
+
+def _fail(queued: _Queued, err: BaseException) -> None:
+    """Tell the caller of `queued` its unit failed (raw sqlite3 errors translated)."""
+    if queued.done.done():
+        return
+    if isinstance(err, asyncio.CancelledError):
+        queued.done.cancel()
+        return
+    mapped = translate(err)
+    if mapped is not err:
+        mapped.__cause__ = err
+    queued.done.set_exception(mapped)
 
 
 class Database:
@@ -160,8 +197,12 @@ class Database:
         self._level: str = synchronous
         self._lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self._queue: list[_Queued] = []
+        self._writing: asyncio.Task[None] | None = None
         self.writes: Counter[str] = Counter()
-        """Committed transactions by the method that wrote them; logged at close."""
+        """Committed units of work by the method that wrote them; logged at close."""
+        self.commits = 0
+        """Transactions committed (a group commit holds several units)."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -222,11 +263,13 @@ class Database:
 
     async def close(self) -> None:
         """Let the unit in flight finish, checkpoint the WAL and close both connections."""
+        while self._writing is not None and not self._writing.done():
+            await asyncio.wait({self._writing})
         async with self._lock, self._read_lock:
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
             if writer is not None:
-                log.info("%s", describe_writes(self.writes))
+                log.info("%s", describe_writes(self.writes, self.commits))
             if reader is not None:
                 await reader.close()
             if writer is not None:
@@ -247,34 +290,111 @@ class Database:
     # ------------------------------------------------------------------ writing
 
     async def write(self, work: Unit[T], *, step: bool = False) -> T:
-        """Run ``work(conn)`` as one transaction; return its result once committed.
+        """Run ``work(conn)`` in a transaction; return its result once committed.
 
-        ``work`` must not manage transactions itself. If it raises, or the caller is
-        cancelled, everything it wrote is rolled back and the error is raised here (raw
-        sqlite3 errors become `StorageFailure`). ``step`` marks an in-hand step, which
-        commits at ``step_synchronous``.
+        ``work`` must not manage transactions itself. If it raises, everything it wrote is
+        rolled back and the error is raised here (raw sqlite3 errors become
+        `StorageFailure`); units committed with it are not touched. A caller cancelled
+        before its unit ends has it rolled back (or never run); once it has ended, the
+        caller waits for the commit and is then cancelled. ``step`` marks an in-hand step,
+        which commits at ``step_synchronous``.
         """
+        if self._writer is None:
+            raise self._closed()
+        loop = asyncio.get_running_loop()
+        queued = _Queued(work, step, loop.create_future(), name=unit_name(work))
+        self._queue.append(queued)
+        if self._writing is None or self._writing.done():
+            self._writing = loop.create_task(self._write_all(), name="sqlite-writer")
+        try:
+            return await asyncio.shield(queued.done)
+        except asyncio.CancelledError:
+            if queued.done.cancelled() or not self._abandon(queued):
+                raise
+            while not queued.done.done():
+                with suppress(asyncio.CancelledError):
+                    await asyncio.wait({queued.done})
+            raise
+
+    def _abandon(self, queued: _Queued) -> bool:
+        """The caller of `queued` is cancelled: drop it if it has not begun, stop it if it
+        runs; True if the caller must wait to learn how it ended."""
+        if queued in self._queue:
+            self._queue.remove(queued)
+            queued.done.cancel()
+            return False
+        if queued.task is not None and not queued.task.done():
+            queued.task.cancel()
+        return not queued.done.done()
+
+    async def _write_all(self) -> None:
+        """The writer: one transaction for whatever is queued, until nothing is."""
+        await asyncio.sleep(0)  # the units of this turn of the loop go together
         async with self._lock:
-            conn = self._writer
-            if conn is None:
-                raise self._closed()
-            try:
-                level = self.step_synchronous if step else self.synchronous
-                if level != self._level:
-                    # SQLite refuses to change this inside a transaction.
-                    self._level = ""
-                    await conn.execute(f"PRAGMA synchronous = {level}")
-                    self._level = level
-                await conn.execute("BEGIN IMMEDIATE")
-                value = await work(conn)
-                await _to_the_end(conn.execute("COMMIT"))
-                self.writes[unit_name(work)] += 1
-            except BaseException as err:
-                # If even the rollback fails the connection is gone; the error says why.
-                with suppress(sqlite3.Error):
-                    await _to_the_end(conn.rollback())
-                _raise(err)
-            return value
+            while self._queue:
+                batch = self._queue[:MOST_IN_ONE_COMMIT]
+                del self._queue[:MOST_IN_ONE_COMMIT]
+                await self._commit(batch)
+
+    async def _commit(self, batch: list[_Queued]) -> None:
+        conn = self._writer
+        if conn is None:
+            for queued in batch:
+                _fail(queued, self._closed())
+            return
+        ran: list[tuple[_Queued, Any]] = []
+        try:
+            strongest = max(_LEVELS.index(self.step_synchronous if q.step
+                                          else self.synchronous) for q in batch)
+            level = _LEVELS[strongest]
+            if level != self._level:
+                # SQLite refuses to change this inside a transaction.
+                self._level = ""
+                await conn.execute(f"PRAGMA synchronous = {level}")
+                self._level = level
+            await conn.execute("BEGIN IMMEDIATE")
+            for number, queued in enumerate(batch):
+                ok, value = await self._run(conn, queued, f"unit{number}")
+                if ok:
+                    ran.append((queued, value))
+            if not ran:
+                await _to_the_end(conn.rollback())  # every unit failed: nothing to keep
+                return
+            await _to_the_end(conn.execute("COMMIT"))
+        except BaseException as err:
+            # If even the rollback fails the connection is gone; the error says why.
+            with suppress(sqlite3.Error):
+                await _to_the_end(conn.rollback())
+            for queued in batch:
+                _fail(queued, err)
+            if not isinstance(err, Exception):
+                raise
+            return
+        self.commits += 1
+        for queued, value in ran:
+            self.writes[queued.name] += 1
+            if not queued.done.done():
+                queued.done.set_result(value)
+
+    async def _run(self, conn: Conn, queued: _Queued, savepoint: str) -> tuple[bool, Any]:
+        """Run one unit in a savepoint of its own; (False, None) if it failed (its caller
+        is told, its writes are rolled back)."""
+        if queued.done.done():
+            return False, None  # its caller is gone
+        await conn.execute(f"SAVEPOINT {savepoint}")
+        queued.task = asyncio.ensure_future(queued.work(conn))
+        try:
+            value = await _to_the_end(queued.task)
+        except BaseException as err:
+            await _to_the_end(conn.execute(f"ROLLBACK TO {savepoint}"))
+            await conn.execute(f"RELEASE {savepoint}")
+            if isinstance(err, asyncio.CancelledError) and queued.task.cancelled():
+                queued.done.cancel()
+            else:
+                _fail(queued, err)
+            return False, None
+        await conn.execute(f"RELEASE {savepoint}")
+        return True, value
 
     # ------------------------------------------------------------------ reading
 

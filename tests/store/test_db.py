@@ -1,4 +1,5 @@
-"""The database owner: pragmas, one transaction per unit of work, isolation, cancellation."""
+"""The database owner: pragmas, units of work in transactions (together when they come
+together), isolation, cancellation."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from bot.store import Database, IntegrityViolation, StorageFailure
 from bot.store.migrations import LATEST
-from bot.store.sql import Conn, execute, fetchone
+from bot.store.sql import Conn, Unit, execute, fetchone
 
 
 async def _counter(conn: Conn) -> None:
@@ -49,6 +50,78 @@ async def test_steps_commit_at_their_own_level(db_path: Path) -> None:
 
         # FULL = 2, NORMAL = 1; the level follows each unit, in any order.
         assert [await db.write(level, step=s) for s in (True, False, False, True)] == [1, 2, 2, 1]
+
+
+async def test_a_step_that_shares_a_commit_gets_the_stronger_level(db_path: Path) -> None:
+    async with await Database.open(db_path, synchronous="FULL", step_synchronous="NORMAL") as db:
+        async def level(conn: Conn) -> object:
+            return await _pragma(conn, "synchronous")
+
+        step, other = await asyncio.gather(db.write(level, step=True), db.write(level))
+        assert (step, other) == (2, 2)
+        assert db.commits == 1
+
+
+async def test_units_of_one_loop_turn_commit_together(db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        before = db.commits
+
+        def insert(v: int) -> Unit[int]:
+            async def work(conn: Conn) -> int:
+                await execute(conn, "INSERT INTO t VALUES (?)", (v,))
+                return v * 10
+            return work
+
+        assert await asyncio.gather(*(db.write(insert(v)) for v in range(5))) == [
+            0, 10, 20, 30, 40]
+        assert db.commits - before == 1
+        assert [r[0] for r in await db.fetchall("SELECT v FROM t ORDER BY v")] == [0, 1, 2, 3, 4]
+
+
+async def test_a_failing_unit_is_rolled_back_alone(db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER UNIQUE)"))
+
+        async def bad(conn: Conn) -> None:
+            await execute(conn, "INSERT INTO t VALUES (99)")
+            raise RuntimeError("no")
+
+        results = await asyncio.gather(
+            db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")),
+            db.write(bad),
+            db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")),  # breaks UNIQUE
+            db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)")),
+            return_exceptions=True)
+        assert isinstance(results[1], RuntimeError)
+        assert isinstance(results[2], IntegrityViolation)
+        assert not isinstance(results[0], BaseException)
+        assert not isinstance(results[3], BaseException)
+        assert [r[0] for r in await db.fetchall("SELECT v FROM t ORDER BY v")] == [1, 2]
+
+
+async def test_units_that_come_while_a_commit_runs_share_the_next(db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        before = db.commits
+        first = asyncio.create_task(db.write(hold))
+        await inside.wait()
+        def insert(v: int) -> Unit[object]:
+            return lambda c: execute(c, "INSERT INTO t VALUES (?)", (v,))
+
+        later = [asyncio.create_task(db.write(insert(v))) for v in range(3)]
+        await asyncio.sleep(0.01)
+        assert db.commits == before  # nothing commits while the first unit runs
+        release.set()
+        await asyncio.gather(first, *later)
+        assert db.commits - before == 2
+        assert len(await db.fetchall("SELECT v FROM t")) == 3
 
 
 async def test_synchronous_defaults_to_normal(db_path: Path) -> None:
@@ -206,5 +279,5 @@ async def test_committed_transactions_are_counted_by_writer_and_logged_at_close(
     assert store.db.writes == {"Users.ensure": 1, "Tables.open": 1, "Tables.set_shown": 3}
     with caplog.at_level("INFO", logger="bot.store.db"):
         await store.close()
-    assert ("transactions committed: 5 (Tables.set_shown 3, Users.ensure 1, Tables.open 1)"
-            in caplog.messages)
+    assert ("transactions committed: 5 for 5 units"
+            " (Tables.set_shown 3, Users.ensure 1, Tables.open 1)" in caplog.messages)
