@@ -52,11 +52,22 @@ def valid_seed(text: str) -> bool:
     return 0 < len(text) <= SEED_LENGTH and text.isprintable()
 
 
-async def table_secret(conn: Conn, table_id: int, draw: Callable[[], str]) -> TableSecret:
-    """The table's secret, drawn the first time it is asked for."""
+async def _stored_secret(conn: Conn, table_id: int) -> TableSecret | None:
     row = await fetchone(conn, "SELECT secret, commitment, revealed FROM table_secrets"
                                " WHERE table_id = ?", (table_id,))
-    if row is None:
+    return None if row is None else TableSecret(str(row[0]), str(row[1]), bool(row[2]))
+
+
+async def _deals(conn: Conn, table_id: int) -> int:
+    """Hands dealt at the table so far."""
+    row = await fetchone(conn, "SELECT count(*) FROM hands WHERE table_id = ?", (table_id,))
+    return int(row[0] if row else 0)
+
+
+async def table_secret(conn: Conn, table_id: int, draw: Callable[[], str]) -> TableSecret:
+    """The table's secret, drawn the first time it is asked for."""
+    found = await _stored_secret(conn, table_id)
+    if found is None:
         secret = draw()
         if len(secret) != 64 or any(c not in "0123456789abcdef" for c in secret):
             raise BadInput("a table secret is 64 lowercase hex digits")
@@ -64,16 +75,21 @@ async def table_secret(conn: Conn, table_id: int, draw: Callable[[], str]) -> Ta
         await execute(conn, "INSERT INTO table_secrets (table_id, secret, commitment)"
                             " VALUES (?, ?, ?)", (table_id, secret, commitment))
         return TableSecret(secret, commitment, False)
-    return TableSecret(str(row[0]), str(row[1]), bool(row[2]))
+    return found
+
+
+async def stored_seeds(conn: Conn, user_ids: Sequence[int]) -> dict[int, str]:
+    """The seeds the players have (one who has none yet is left out)."""
+    rows = await fetchall(
+        conn, f"SELECT user_id, seed FROM player_seeds WHERE user_id IN"
+              f" ({', '.join('?' * len(user_ids))})", tuple(user_ids))
+    return {int(r[0]): str(r[1]) for r in rows}
 
 
 async def player_seeds(conn: Conn, user_ids: Sequence[int], draw: Callable[[], str],
                        at: int) -> dict[int, str]:
     """Each player's seed; one who never set any gets a random one, kept from then on."""
-    rows = await fetchall(
-        conn, f"SELECT user_id, seed FROM player_seeds WHERE user_id IN"
-              f" ({', '.join('?' * len(user_ids))})", tuple(user_ids))
-    seeds = {int(r[0]): str(r[1]) for r in rows}
+    seeds = await stored_seeds(conn, user_ids)
     for user_id in user_ids:
         if user_id not in seeds:
             seeds[user_id] = draw()
@@ -102,17 +118,24 @@ async def read_proof(conn: Conn, hand_id: int) -> HandProof | None:
 
 
 class Fairness:
-    """Table secrets, player seeds and hand proofs. Each method is one transaction."""
+    """Table secrets, player seeds and hand proofs. Each method is one transaction, or only
+    a read when what it needs is there already."""
 
     def __init__(self, db: Database, clock: Callable[[], float],
                  draw: Callable[[], str] | None = None) -> None:
         self._db = db
         self._clock = clock
-        self._draw = draw or (lambda: secrets.token_hex(32))
+        self.draw: Callable[[], str] = draw or (lambda: secrets.token_hex(32))
+        """Draws a table secret (64 hex digits); `Tables.open` takes it to draw the new
+        table's secret in the table's own transaction."""
 
     async def table(self, table_id: int) -> TableSecret:
-        """The table's secret and commitment (drawn now if the table has none yet)."""
-        return await self._db.write(lambda conn: table_secret(conn, table_id, self._draw))
+        """The table's secret and commitment (drawn now if the table has none yet: only
+        then is anything written)."""
+        found = await self._db.read(lambda conn: _stored_secret(conn, table_id))
+        if found is not None:
+            return found
+        return await self._db.write(lambda conn: table_secret(conn, table_id, self.draw))
 
     async def deal_inputs(self, table_id: int,
                           players: Sequence[int]) -> tuple[TableSecret, int, list[str]]:
@@ -120,14 +143,21 @@ class Fairness:
         far at the table plus one) and each player's seed, in the order given."""
         at = int(self._clock())
 
-        async def work(conn: Conn) -> tuple[TableSecret, int, list[str]]:
-            secret = await table_secret(conn, table_id, self._draw)
-            row = await fetchone(conn, "SELECT count(*) FROM hands WHERE table_id = ?",
-                                 (table_id,))
-            seeds = await player_seeds(conn, players, lambda: secrets.token_hex(16), at)
-            return secret, int(row[0] if row else 0) + 1, [seeds[p] for p in players]
+        async def look(conn: Conn) -> tuple[TableSecret, int, list[str]] | None:
+            # Read first: a write is needed only for a secret or a seed drawn now.
+            secret = await _stored_secret(conn, table_id)
+            seeds = await stored_seeds(conn, players)
+            if secret is None or len(seeds) < len(set(players)):
+                return None
+            return secret, await _deals(conn, table_id) + 1, [seeds[p] for p in players]
 
-        return await self._db.write(work)
+        async def work(conn: Conn) -> tuple[TableSecret, int, list[str]]:
+            secret = await table_secret(conn, table_id, self.draw)
+            seeds = await player_seeds(conn, players, lambda: secrets.token_hex(16), at)
+            return secret, await _deals(conn, table_id) + 1, [seeds[p] for p in players]
+
+        found = await self._db.read(look)
+        return found if found is not None else await self._db.write(work)
 
     async def set_seed(self, user_id: int, seed: str) -> None:
         """/seed TEXT: the player's seed for every deal from the next one on."""

@@ -210,7 +210,11 @@ class Gifts:
         return await self._db.write(work)
 
     async def take_queued(self, table_id: int) -> list[Queued]:
-        """Every queued ask of the table, oldest first, forgotten as they are handed out."""
+        """Every queued ask of the table, oldest first, forgotten as they are handed out
+        (nothing is written when none waits, as after most hands)."""
+        if not await self._db.fetchall("SELECT 1 FROM queued_chips WHERE table_id = ?"
+                                       " LIMIT 1", (table_id,)):
+            return []
 
         async def work(conn: Conn) -> list[Queued]:
             rows = await fetchall(conn, "SELECT user_id, kind, amount FROM queued_chips"

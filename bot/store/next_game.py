@@ -32,7 +32,11 @@ class NextGame:
         return await self._db.write(work)
 
     async def take(self, chat_id: int) -> list[int]:
-        """Everyone waiting for this chat, in the order they asked; they wait no more."""
+        """Everyone waiting for this chat, in the order they asked; they wait no more
+        (nothing is written when nobody waits)."""
+        if not await self._db.fetchall("SELECT 1 FROM next_game WHERE chat_id = ? LIMIT 1",
+                                       (chat_id,)):
+            return []
 
         async def work(conn: Conn) -> list[int]:
             rows = await fetchall(conn, "SELECT user_id FROM next_game WHERE chat_id = ?"

@@ -54,7 +54,9 @@ async def test_seeds_are_random_until_set_and_bad_ones_change_nothing(store: Sto
     table = await seated_table(store, players=2)
     _, nonce, seeds = await store.fairness.deal_inputs(table.id, [1, 2])
     assert nonce == 1 and len(set(seeds)) == 2 and all(len(s) == 32 for s in seeds)
+    commits = store.db.commits
     assert (await store.fairness.deal_inputs(table.id, [1, 2]))[2] == seeds  # kept
+    assert store.db.commits == commits  # nothing new to draw: nothing written
     await store.fairness.set_seed(1, "my own words")
     assert (await store.fairness.deal_inputs(table.id, [1, 2]))[2] == ["my own words", seeds[1]]
     for bad in ("", "x" * 65, "tab\there"):

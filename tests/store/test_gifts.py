@@ -170,7 +170,9 @@ async def test_chips_queued_for_the_next_hand_are_handed_out_once(store: Store) 
     assert not await store.gifts.cancel(table.id, 2)
     queued = await store.gifts.take_queued(table.id)
     assert [(q.user_id, q.kind, q.amount) for q in queued] == [(1, "top_up", None)]
+    commits = store.db.commits
     assert await store.gifts.take_queued(table.id) == []
+    assert store.db.commits == commits  # none waited: nothing written
     with pytest.raises(BadInput):
         await store.gifts.queue(table.id, 1, "gift", 5)
 
