@@ -364,10 +364,10 @@ class TelegramOutbox:
             if live.status is not TableStatus.CLOSED and self.told is not None:
                 await self.told.message_sent(live, sent.message_id)
             await self._shown(live, screen, message)
-            if live.status is TableStatus.PLAYING:
+            if live.status is not TableStatus.CLOSED:
                 self._background(self._pin(live, sent.message_id))
             return
-        if live.status is TableStatus.PLAYING and self._pinned.get(live.id) != message.id:
+        if live.status is not TableStatus.CLOSED and self._pinned.get(live.id) != message.id:
             self._background(self._pin(live, message.id))
         await bot.edit_message_text(
             screen.text, chat_id=live.chat_id, message_id=message.id,
@@ -657,7 +657,9 @@ class TelegramOutbox:
         return may
 
     async def _pin(self, live: Live, message_id: int) -> None:
-        """Pin the table message while the game runs, where the bot may pin."""
+        """Pin the table message from the moment it is posted until the table closes, where
+        the bot may pin. Pinned in the lobby, while the group's minute has room, the pin
+        never takes the slot of a turn's screen once the game runs."""
         if self._pinned.get(live.id) == message_id or not await self._may_pin_in(live.chat_id):
             return
         self._pinned[live.id] = message_id

@@ -184,9 +184,13 @@ async def test_table_moves_the_table_down_and_the_old_buttons_are_expired(bed: B
     group = bed.tg.world.group("Svara night", members=players, admins=(ana,), bot_admin=True)
     await configure(bed, group)
     await bed.open_table(group, ana, boris)
+    lobby = await bed.table_message(group)
+    # The bot may pin here: the table message is pinned from the lobby on, before any
+    # turn needs the group's slots.
+    assert group.pinned == [lobby.message_id]
     await bed.press(ana, group, "Start")
     old = await bed.table_message(group)
-    # The bot may pin here: the table message is pinned while the game runs.
+    assert old.message_id == lobby.message_id
     assert group.pinned == [old.message_id]
     old_data = old.button("My cards")["callback_data"]
 
