@@ -37,7 +37,6 @@ async def table_commitment(store: Store, table_id: int) -> str:
     return (await store.fairness.table(table_id)).commitment
 
 
-async def reveal(store: Store, table_id: int) -> str:
-    """The table closed: its secret is public from now on; returns it."""
-    await store.fairness.reveal(table_id)
+async def revealed(store: Store, table_id: int) -> str:
+    """The secret of a table closed with its reveal (`Tables.close`)."""
     return (await store.fairness.table(table_id)).secret

@@ -106,6 +106,10 @@ class Live:
     table_commitment: str = ""
     table_secret: str | None = None
     """Revealed when the table closes (see bot.fairness)."""
+    cards_due: int = 0
+    """Rounds of the hand in play whose cards went out but are not yet written as sent:
+    written with the hand's next step (or at a clean stop). After a crash in between they
+    are sent again: a card message twice, never none."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -252,11 +256,13 @@ class Games:
         self.tables.pop(live.id, None)
         self._places.pop((live.chat_id, live.thread_id or 0), None)
 
-    async def player(self, who: Player) -> int:
-        """Make sure the player exists (new ones get the starting chips); his balance."""
+    async def player(self, who: Player, *, private_chat: bool | None = None) -> int:
+        """Make sure the player exists (new ones get the starting chips); his balance.
+        ``private_chat``: he wrote to the bot in private (kept in the same write)."""
         user, _ = await self.store.users.ensure(who.id, who.name, language=who.language,
                                                 starting_chips=self.starting_chips,
-                                                username=who.username)
+                                                username=who.username,
+                                                private_chat=private_chat)
         return user.balance
 
     async def speaks(self, user_id: int) -> str:
@@ -332,9 +338,13 @@ class Games:
 
     async def keep_shown(self) -> None:
         """At a clean stop: what each table message shows, so a restart does not edit a
-        message into what it already shows."""
+        message into what it already shows, and which cards went out, so a restart does
+        not send them again."""
         for live in list(self.tables.values()):
-            if live.shown is None or live.status is TableStatus.CLOSED:
+            if live.status is TableStatus.CLOSED:
+                continue
+            await self._keep_cards_sent(live)
+            if live.shown is None:
                 continue
             try:
                 await self.store.tables.set_shown(live.id, live.shown)
@@ -342,11 +352,20 @@ class Games:
                 log.warning("table %s: could not remember the table message: %s", live.id, err)
 
     async def cards_sent(self, live: Live, hand_id: int, rounds: int) -> None:
+        # Written with the hand's next step, not in a transaction of its own; a hand
+        # that is over no longer needs it (its cards are never sent again).
+        if live.hand_id == hand_id and live.hand is not None and not live.hand.is_over:
+            live.cards_due = max(live.cards_due, rounds)
+
+    async def _keep_cards_sent(self, live: Live) -> None:
+        if not live.cards_due or live.hand is None or live.hand.is_over:
+            return
         try:
-            await self.store.hands.set_cards_sent(hand_id, rounds)
+            await self.store.hands.set_cards_sent(live.hand_id, live.cards_due)
+            live.cards_due = 0
         except StoreError as err:
             log.warning("table %s: could not record the cards of hand %s as sent: %s",
-                        live.id, hand_id, err)
+                        live.id, live.hand_id, err)
 
     async def blocked(self, player: int) -> None:
         try:
@@ -423,17 +442,23 @@ class Games:
                 language = chat.language
                 if language is None:  # the chat's first table: it reads its opener's language
                     language = await self.speaks(creator.id)
-                    await self.store.chats.set_language(chat_id, language)
+                # The lobby's first wait is written with the table.
+                wait = self.waits.follow(None, _lobby_want(settings, 0, 0))
                 try:
                     row = await self.store.tables.open(chat_id, creator=creator.id,
                                                        thread_id=thread_id,
-                                                       rules=settings.model_dump(mode="json"))
+                                                       rules=settings.model_dump(mode="json"),
+                                                       wait=None if wait is None
+                                                       else wait.to_json(),
+                                                       draw=self.store.fairness.draw,
+                                                       language=language)
                 except StoreTableExists:
                     # The store has a table here that memory lost: hold it again.
                     await self._hold_stored(chat_id, thread_id)
                     raise errors.TableExists() from None
                 live = Live(row.id, chat_id, thread_id, creator.id, settings,
-                            Table(settings.rules()), language=language)
+                            Table(settings.rules()), language=language,
+                            wait=wait, stored_wait=wait)
                 live.table_commitment = await fairness.table_commitment(self.store, row.id)
                 live.name(creator.id, creator.name)
                 self._register(live)
@@ -481,14 +506,24 @@ class Games:
             ante = live.settings.ante
             if min(balance, live.settings.max_buy_in) < ante:
                 raise errors.NotEnoughChips(ante=ante, balance=balance)
+            wait: Wait | None = None
+            if live.status is TableStatus.LOBBY:
+                # What the lobby waits for once he sits (his buy-in is at least the ante),
+                # written with his seat.
+                wait = self.waits.follow(live.wait, _lobby_want(
+                    live.settings, len(live.table.seats) + 1,
+                    len(live.table.players_ready()) + 1))
             try:
                 # His balance up to the maximum, read where it moves: another table may
                 # have taken some since.
-                seat = await self.store.tables.join(live.id, who.id, live.settings.max_buy_in,
-                                                    min_buy_in=ante)
+                seat = await self.store.tables.join(
+                    live.id, who.id, live.settings.max_buy_in, min_buy_in=ante,
+                    wait=None if wait is None or wait == live.stored_wait else wait.to_json())
             except InsufficientChips as err:
                 raise errors.NotEnoughChips(ante=ante, balance=err.have) from None
             live.table.sit(who.id, seat.stack)
+            if wait is not None:
+                live.wait = live.stored_wait = wait
             live.name(who.id, who.name)
             live.note = None
             await self._publish(live)
@@ -795,6 +830,7 @@ class Games:
             raise errors.StoreBusy() from None
         live.last, live.last_id = live.outcome, live.hand_no
         live.hand, live.hand_id, live.hand_no = hand, hand_id, number
+        live.cards_due = 0
         if began:
             live.wait = live.stored_wait = began[0]
         live.played += 1
@@ -821,7 +857,8 @@ class Games:
             else:
                 await self.store.hands.record(live.hand_id, action, events,
                                               seq=len(hand.actions), leaving=leaving,
-                                              wait=stored)
+                                              wait=stored, cards_sent=live.cards_due)
+                live.cards_due = 0
         except StoreError as err:
             log.warning("table %s: could not save %s, undone: %s", live.id, action, err)
             live.hand = Hand.replay(hand.start_json(),
@@ -891,10 +928,10 @@ class Games:
     async def _close(self, live: Live, note: str) -> None:
         """Close a table between hands: every stack goes back. A hand is never refunded here."""
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
-        await self.store.tables.close(live.id)
+        await self.store.tables.close(live.id, reveal=live.settings.reveal)
         live.hand = None
         if live.settings.reveal:
-            live.table_secret = await fairness.reveal(self.store, live.id)
+            live.table_secret = await fairness.revealed(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.results = await self._results(live)
@@ -936,10 +973,7 @@ class Games:
             return None
         hand = live.hand
         if live.status is TableStatus.LOBBY:
-            if s.autostart and live.table.can_deal():
-                return Want(WaitKind.AUTOSTART, 0, 0, s.autostart)
-            # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
-            return Want(WaitKind.IDLE, 0, len(live.table.seats), LOBBY_IDLE)
+            return _lobby_want(s, len(live.table.seats), len(live.table.players_ready()))
         return _hand_want(s, hand, live.hand_id)
 
     # ----------------------------------------------------------------- start-up
@@ -1060,6 +1094,14 @@ def _outcome(hand: Hand) -> Outcome:
     """How a finished hand ended, as its last round showed it."""
     last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
     return outcome_of(hand, since=last_round)
+
+
+def _lobby_want(s: TableSettings, seated: int, ready: int) -> Want:
+    """What a lobby with `seated` players, `ready` of them able to pay the ante, waits for."""
+    if s.autostart and ready >= 2:
+        return Want(WaitKind.AUTOSTART, 0, 0, s.autostart)
+    # No wait is forever: a lobby nobody starts closes, and the buy-ins go back.
+    return Want(WaitKind.IDLE, 0, seated, LOBBY_IDLE)
 
 
 def _hand_want(s: TableSettings, hand: Hand | None, hand_id: int) -> Want:

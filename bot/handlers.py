@@ -205,8 +205,7 @@ async def on_start(update: Update, context: Context) -> None:
     services = context.services
 
     async def work() -> None:
-        await services.games.player(who)
-        await services.store.users.set_private_chat(who.id, True)
+        await services.games.player(who, private_chat=True)
         payload = context.args[0] if context.args else ""
         if not payload.startswith(JOIN_PAYLOAD):
             await reply(context, message, help_text(tr))

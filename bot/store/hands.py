@@ -321,6 +321,7 @@ class Hands:
         seq: int | None = None,
         leaving: int | None = None,
         wait: str | None = None,
+        cards_sent: int = 0,
     ) -> int:
         """Persist one applied action with the chips it moved; return its seq (1, 2 ...).
 
@@ -328,16 +329,20 @@ class Hands:
         step (not the next one) is refused with `HandMismatch`. ``leaving``: the player
         whose leave this action is; his seat is marked to go at the hand's end in the same
         transaction. ``wait``: what the table waits for next (`Tables.set_wait`), written
-        in the same transaction too.
+        in the same transaction too, and ``cards_sent`` the rounds whose cards went out
+        since (`set_cards_sent`; 0: nothing new).
         """
         data = action.to_json()
         moves = chip_moves(events)
         now = self._now()
+        _check_rounds(cards_sent)
 
         async def work(conn: Conn) -> int:
             done = await append_action(conn, hand_id, data, moves, seq=seq, at=now)
             await _mark_leaving(conn, hand_id, leaving)
             await _set_wait(conn, hand_id, wait)
+            if cards_sent:
+                await _note_cards_sent(conn, hand_id, cards_sent)
             return done
 
         return await self._db.write(work, step=True)
@@ -379,14 +384,13 @@ class Hands:
         return await self._db.write(lambda conn: abort_hand(conn, hand_id, reason, at=now))
 
     async def set_cards_sent(self, hand_id: int, rounds: int) -> None:
-        """Record that the cards of the hand's first `rounds` rounds went out privately."""
-        if type(rounds) is not int or rounds < 0:
-            raise BadInput(f"rounds is a whole number >= 0, not {rounds!r}")
+        """Record that the cards of the hand's first `rounds` rounds went out privately
+        (the bot writes it with the hand's next step, `record`, and this at a clean stop)."""
+        _check_rounds(rounds)
 
         async def work(conn: Conn) -> None:
             await get_hand(conn, hand_id)
-            await execute(conn, "UPDATE hands SET cards_sent = max(cards_sent, ?) WHERE id = ?",
-                          (rounds, hand_id))
+            await _note_cards_sent(conn, hand_id, rounds)
 
         await self._db.write(work, step=True)
 
@@ -445,6 +449,16 @@ async def _mark_leaving(conn: Conn, hand_id: int, player: int | None) -> None:
     hand = await get_hand(conn, hand_id)
     await execute(conn, "UPDATE seats SET leaving = 1 WHERE table_id = ? AND user_id = ?",
                   (hand.table_id, player))
+
+
+def _check_rounds(rounds: int) -> None:
+    if type(rounds) is not int or rounds < 0:
+        raise BadInput(f"rounds is a whole number >= 0, not {rounds!r}")
+
+
+async def _note_cards_sent(conn: Conn, hand_id: int, rounds: int) -> None:
+    await execute(conn, "UPDATE hands SET cards_sent = max(cards_sent, ?) WHERE id = ?",
+                  (rounds, hand_id))
 
 
 async def _set_wait(conn: Conn, hand_id: int, wait: str | None) -> None:

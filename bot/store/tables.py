@@ -25,6 +25,7 @@ from bot.store.errors import (
     TableFull,
     UnknownTable,
 )
+from bot.store.fairness import table_secret
 from bot.store.migrations import MAX_CHIPS
 from bot.store.models import Leave, Seat, Table, TableStatus
 from bot.store.sql import Conn, execute, fetchall, fetchone
@@ -151,6 +152,11 @@ async def _sit(conn: Conn, table_id: int, user_id: int, most: int, least: int, *
     return await get_seat(conn, table_id, user_id)
 
 
+def _check_wait(wait: str | None) -> None:
+    if wait is not None and (type(wait) is not str or len(wait) > 400):
+        raise BadInput(f"a wait is a short text, not {wait!r}")
+
+
 async def _set(conn: Conn, table_id: int, column: str, value: object) -> None:
     await live_table(conn, table_id)
     await execute(conn, f"UPDATE tables SET {column} = ? WHERE id = ?", (value, table_id))
@@ -174,12 +180,20 @@ class Tables:
         rules: str | Mapping[str, Any],
         thread_id: int | None = None,
         message_id: int | None = None,
+        wait: str | None = None,
+        draw: Callable[[], str] | None = None,
+        language: str | None = None,
     ) -> Table:
-        """Open a table (status ``lobby``) in a chat or forum topic.
+        """Open a table (status ``lobby``) in a chat or forum topic, waiting for ``wait``
+        (`set_wait`); with ``draw`` (`Fairness.draw`) its secret is drawn in the same
+        transaction, and ``language`` becomes the chat's if it has none yet.
 
         Raises `TableExists` if the chat (topic) already has a live table.
         """
         text = rules_text(rules)
+        _check_wait(wait)
+        if language is not None and not (isinstance(language, str) and 0 < len(language) <= 16):
+            raise BadInput(f"not a language code: {language!r}")
         if thread_id is not None and type(thread_id) is not int:
             raise BadInput(f"a thread id is a whole number, not {thread_id!r}")
         now = self._now()
@@ -197,11 +211,18 @@ class Tables:
                 raise TableExists(int(row[0]))
             cursor = await execute(
                 conn,
-                "INSERT INTO tables (chat_id, thread_id, creator, rules, message_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (chat_id, thread_id, creator, text, message_id, now),
+                "INSERT INTO tables (chat_id, thread_id, creator, rules, message_id, created_at,"
+                " wait) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (chat_id, thread_id, creator, text, message_id, now, wait),
             )
-            return await get_table(conn, int(cursor.lastrowid or 0))
+            table_id = int(cursor.lastrowid or 0)
+            if draw is not None:
+                await table_secret(conn, table_id, draw)
+            if language is not None:
+                await execute(conn, "UPDATE chats SET language = ?, updated_at = ?"
+                                    " WHERE id = ? AND language IS NULL",
+                              (language, now, chat_id))
+            return await get_table(conn, table_id)
 
         return await self._db.write(work)
 
@@ -244,8 +265,7 @@ class Tables:
 
         Not money: it commits at the lighter durability of an in-hand step.
         """
-        if wait is not None and (type(wait) is not str or len(wait) > 400):
-            raise BadInput(f"a wait is a short text, not {wait!r}")
+        _check_wait(wait)
         await self._db.write(lambda conn: _set(conn, table_id, "wait", wait), step=True)
 
     async def set_closing(self, table_id: int) -> None:
@@ -280,21 +300,27 @@ class Tables:
         return await self._db.read(work)
 
     async def join(
-        self, table_id: int, user_id: int, max_buy_in: int, *, min_buy_in: int | None = None
+        self, table_id: int, user_id: int, max_buy_in: int, *, min_buy_in: int | None = None,
+        wait: str | None = None,
     ) -> Seat:
         """Seat the user with his balance up to ``max_buy_in`` chips (RULES.md §4).
 
         Refused with `InsufficientChips` if his balance is below ``min_buy_in`` (by default
         ``max_buy_in``: exactly that buy-in). The balance is read in the same transaction
         as the buy-in, so with 1500 chips and two tables of 1000 the second takes the
-        remaining 500. The seat's stack is the amount taken.
+        remaining 500. The seat's stack is the amount taken. ``wait``: what the table waits
+        for once he sits (`set_wait`; None: no change), written in the same transaction.
         """
         most, least = amounts("buy-in", max_buy_in, min_buy_in)
+        _check_wait(wait)
         now = self._now()
 
         async def work(conn: Conn) -> Seat:
             await live_table(conn, table_id)
-            return await _sit(conn, table_id, user_id, most, least, at=now)
+            seat = await _sit(conn, table_id, user_id, most, least, at=now)
+            if wait is not None:
+                await execute(conn, "UPDATE tables SET wait = ? WHERE id = ?", (wait, table_id))
+            return seat
 
         return await self._db.write(work)
 
@@ -415,8 +441,10 @@ class Tables:
 
         return await self._db.write(work)
 
-    async def close(self, table_id: int) -> dict[int, int]:
+    async def close(self, table_id: int, *, reveal: bool = False) -> dict[int, int]:
         """Close the table, moving every stack back; return user id -> chips returned.
+        ``reveal``: its secret may be shown from now on (`Fairness.reveal`, in the same
+        transaction).
 
         Refused with `HandInProgress` while a hand is open: settle or abort it first.
         """
@@ -431,6 +459,9 @@ class Tables:
                         for s in await list_seats(conn, table_id)}
             await execute(conn, "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
                           (now, table_id))
+            if reveal:
+                await execute(conn, "UPDATE table_secrets SET revealed = 1 WHERE table_id = ?",
+                              (table_id,))
             return returned
 
         return await self._db.write(work)

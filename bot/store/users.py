@@ -71,7 +71,7 @@ class Users:
 
     async def ensure(
         self, user_id: int, name: str, *, language: str | None = None, starting_chips: int = 0,
-        username: str | None = None,
+        username: str | None = None, private_chat: bool | None = None,
     ) -> tuple[User, bool]:
         """Create the user (granting ``starting_chips``) or refresh his name; say if new.
 
@@ -79,6 +79,8 @@ class Users:
         messages sent later without an update from him (timers, reminders) speak it. A
         language he chose (`choose_language`) is apart and wins. ``username`` (his
         @name, without the @) is kept when given, so `/give @name` finds him.
+        ``private_chat``, when given, is whether he has a private chat with the bot
+        (`set_private_chat`), written in the same transaction.
         """
         _check_id(user_id)
         clean = _check_name(name)
@@ -88,28 +90,32 @@ class Users:
             ledger.check_amount("starting chips", starting_chips)
         now = self._now()
         known = await self._db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
+        opened = None if private_chat is None else int(bool(private_chat))
         if known is not None and known["name"] == clean and (
-                language is None or known["language"] == language):
+                language is None or known["language"] == language) and (
+                opened is None or known["private_chat"] == opened):
             return User.of(known), False  # nothing to write: no transaction
 
         async def work(conn: Conn) -> tuple[User, bool]:
-            row = await fetchone(conn, "SELECT name, language, username FROM users WHERE id = ?",
-                                 (user_id,))
+            row = await fetchone(conn, "SELECT name, language, username, private_chat"
+                                       " FROM users WHERE id = ?", (user_id,))
             if row is not None:
                 if row["name"] != clean or (language is not None and row["language"] != language) \
-                        or (username is not None and row["username"] != username):
+                        or (username is not None and row["username"] != username) \
+                        or (opened is not None and row["private_chat"] != opened):
                     await execute(
                         conn,
                         "UPDATE users SET name = ?, language = ifnull(?, language),"
-                        " username = ifnull(?, username), updated_at = ? WHERE id = ?",
-                        (clean, language, username, now, user_id),
+                        " username = ifnull(?, username), private_chat = ifnull(?, private_chat),"
+                        " updated_at = ? WHERE id = ?",
+                        (clean, language, username, opened, now, user_id),
                     )
                 return await get_user(conn, user_id), False
             await execute(
                 conn,
-                "INSERT INTO users (id, name, language, username, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (user_id, clean, language, username, now, now),
+                "INSERT INTO users (id, name, language, username, private_chat, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ifnull(?, 0), ?, ?)",
+                (user_id, clean, language, username, opened, now, now),
             )
             if starting_chips:
                 await credit_balance(conn, await get_user(conn, user_id), "grant",

@@ -138,6 +138,23 @@ async def test_joining_seats_the_player_with_his_buy_in(store: Store) -> None:
     assert [await store.users.balance(p.id) for p in (ANA, BORIS)] == [700, 700]
 
 
+async def test_a_lobby_writes_each_new_wait_with_the_table_and_the_seat_that_made_it(
+        store: Store) -> None:
+    await with_private_chat(store, ANA, BORIS)
+    games = games_of(store, FakeOutbox())
+    commits = store.db.commits
+    live = await games.open_table(CHAT, None, ANA)
+    stored = (await store.tables.get(live.id)).wait
+    assert live.wait is not None and stored == live.wait.to_json()
+    for player in (ANA, BORIS):
+        before = live.wait
+        await games.join(live, player)
+        assert live.wait != before  # one more seated: the idle clock starts again
+        assert (await store.tables.get(live.id)).wait == live.wait.to_json()
+    # The table (with its wait and secret) and each seat (with the wait): one write each.
+    assert store.db.commits - commits == 3, store.db.writes
+
+
 async def test_a_refused_join_tells_the_outbox_nothing(store: Store) -> None:
     outbox = FakeOutbox()
     await store.users.ensure(ANA.id, ANA.name, starting_chips=STARTING_CHIPS)

@@ -127,7 +127,10 @@ async def test_item8_a_store_failure_before_the_card_messages_still_sends_them(
     await quiet(outbox, app)
     assert all(t.done() and t.exception() is None for t in app.tasks)
     assert sorted(chat for chat, _, _ in app.bot.sent if chat > 0) == [ANA.id, BORIS.id]
-    # What went out is recorded (a restart would not send them again).
+    # What went out is noted, written with the next step or at a clean stop (a restart
+    # would not send them again).
+    assert live.cards_due == 1
+    await games.keep_shown()
     assert (await store.hands.get(live.hand_id)).cards_sent == 1
 
 
@@ -142,6 +145,8 @@ async def test_when_the_budget_is_short_cards_wait_for_my_cards_and_screens_go_o
     assert not [chat for chat, _, _ in app.bot.sent if chat > 0]  # no card message
     assert outbox.delivered["superseded"] == 2
     # Settled: a restart does not send them either; the table message moved on.
+    assert live.cards_due == 1
+    await games.keep_shown()
     assert (await store.hands.get(live.hand_id)).cards_sent == 1
     assert app.bot.edits
 

@@ -37,8 +37,20 @@ async def test_card_messages_arrive_through_a_flood_wait_and_a_dropped_connectio
     assert len(cards(ana)) == 1 and len(cards(boris)) == 1
     assert bed.services.outbox.delivered["flood waits"] == 1
     assert bed.services.outbox.delivered["lost"] == 0
-    # Both went out: a restart would not send them again.
-    assert (await bed.store.hands.get(bed.live(group).hand_id)).cards_sent == 1
+    # Both went out: noted now, and written with the next step, so a restart would not
+    # send them again (a crash before it sends them twice, never not at all).
+    live = bed.live(group)
+    assert live.cards_due == 1
+    assert (await bed.store.hands.get(live.hand_id)).cards_sent == 0
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    first = next(p for p in players if p.id == hand.seats[hand.to_act].player)
+    table = await bed.table_message(group)
+    labels = [b for row in table.buttons for b in row]
+    await bed.press(first, group, bed.button(table, next(b for b in labels
+                                                         if b.startswith(("Bet", "Call")))))
+    assert live.hand is hand and not hand.is_over
+    assert (await bed.store.hands.get(live.hand_id)).cards_sent == 1
 
 
 async def test_replies_in_a_group_and_in_private_arrive_through_flood_waits(bed: Bed) -> None:

@@ -285,6 +285,7 @@ async def test_item16_cards_dealt_but_not_sent_before_a_kill_are_sent_after_rest
     # As if the process had died after the deal was saved and before the cards went out.
     with sqlite3.connect(bed.db) as conn:
         conn.execute("UPDATE hands SET cards_sent = 0 WHERE id = ?", (live.hand_id,))
+    live.cards_due = 0  # what the dead process knew is gone with it
     await bed.restart()
     await bed.idle()
     for player, before in zip(players, inboxes, strict=True):

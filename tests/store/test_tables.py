@@ -24,6 +24,7 @@ from bot.store import (
     UnknownTable,
     UnknownUser,
 )
+from bot.store.fairness import TableSecret
 from tests.store.conftest import RULES, dump, seated_table, start_hand
 
 
@@ -198,3 +199,34 @@ async def test_status_message_and_rules(store: Store) -> None:
     await start_hand(store, table, random.Random(3))
     with pytest.raises(HandInProgress):
         await store.tables.set_rules(table.id, {"ante": 30})
+
+
+async def test_a_lobby_writes_its_wait_and_secret_with_the_table_and_each_seat(
+        store: Store) -> None:
+    for user in (1, 2):
+        await store.users.ensure(user, f"P{user}", starting_chips=1000)
+    commits = store.db.commits
+    table = await store.tables.open(-100, creator=1, rules={}, wait='{"idle":0}',
+                                    draw=store.fairness.draw)
+    assert (await store.tables.get(table.id)).wait == '{"idle":0}'
+    secret = await store.fairness.table(table.id)  # drawn with the table: only read now
+    assert store.db.commits == commits + 1
+    await store.tables.join(table.id, 1, 100, wait='{"idle":1}')
+    assert (await store.tables.get(table.id)).wait == '{"idle":1}'
+    await store.tables.join(table.id, 2, 100)  # no wait given: the stored one stays
+    assert (await store.tables.get(table.id)).wait == '{"idle":1}'
+    assert store.db.commits == commits + 3
+    with pytest.raises(BadInput):
+        await store.tables.join(table.id, 3, 100, wait="x" * 401)
+    # Closed with its reveal in the same transaction.
+    assert await store.tables.close(table.id, reveal=True) == {1: 100, 2: 100}
+    assert store.db.commits == commits + 4
+    assert await store.fairness.table(table.id) == TableSecret(secret.secret, secret.commitment,
+                                                               True)
+
+
+async def test_a_table_closed_without_its_reveal_keeps_its_secret(store: Store) -> None:
+    table = await seated_table(store, 2)
+    await store.fairness.table(table.id)
+    await store.tables.close(table.id)
+    assert not (await store.fairness.table(table.id)).revealed

@@ -113,3 +113,17 @@ async def test_history_limit_is_checked(store: Store) -> None:
         await store.users.history(1, limit=0)
     with pytest.raises(UnknownUser):
         await store.users.history(2)
+
+
+async def test_ensure_keeps_the_private_chat_in_its_own_write(store: Store) -> None:
+    commits = store.db.commits
+    await store.users.ensure(1, "A", private_chat=True)
+    assert (await store.users.get(1)).private_chat
+    await store.users.ensure(1, "A", private_chat=True)  # nothing new: nothing written
+    await store.users.ensure(1, "A")
+    assert store.db.commits == commits + 1
+    await store.users.ensure(1, "A", private_chat=False)
+    assert not (await store.users.get(1)).private_chat
+    assert store.db.commits == commits + 2
+    await store.users.ensure(2, "B")
+    assert not (await store.users.get(2)).private_chat
