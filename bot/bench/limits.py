@@ -1088,7 +1088,7 @@ def _around(lag: float, table: RealTable, pressed: float, shown: float,
     """One slow screen: the group's calls from a few seconds before the press to the
     screen, in seconds from the press (what took the group's slots)."""
     near = ", ".join(f"{c.method} {c.at - pressed:+.1f}" for c in calls
-                     if c.chat_id == table.group.id and c.method in FLOOD_METHODS
+                     if c.chat_id == table.group.id and c.method.lower() in FLOOD_METHODS
                      and pressed - 4.0 <= c.at <= shown)
     return f"{lag:.1f} s at table {table.number}: {near}"
 

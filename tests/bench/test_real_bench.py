@@ -109,3 +109,15 @@ def test_the_bot_tells_its_transactions_when_it_stops(
 
 def result_calls(run: tuple[RealResult, list[str], int]) -> list[Call]:
     return run[0].transcript
+
+
+def test_the_slowest_screens_come_with_the_calls_that_took_their_groups_slots(
+        run: tuple[RealResult, list[str], int]) -> None:
+    result, lines, _ = run
+    slowest = [line.removeprefix("  slowest      ") for line in lines
+               if line.startswith("  slowest ")]
+    assert len(slowest) == min(3, len(result.lags)) > 0
+    assert slowest[0].startswith(f"{max(result.lags):.1f} s at table ")
+    # The screen itself is the last call each line names.
+    assert all(line.rsplit(", ", 1)[-1].split(" ")[-2] in ("editMessageText", "sendMessage")
+               for line in slowest), slowest
