@@ -3,17 +3,18 @@
 Run ``python -m bot.bench.store [--dir DIR] [--hands N] [--tables T] [--mix bot|bare]``.
 Hands are played by the engine beforehand (so only storage is timed) and then persisted
 as the bot does, with the bot's durability settings (settles and wallets
-``synchronous=FULL``, in-hand steps ``NORMAL``): `Hands.open` (start and antes),
-`Hands.record` per action and `Hands.settle` with the last action, each its own
-transaction, and with ``--mix bot`` (the default) the bot's other writes in the shares
-the real-limits bench counted (`python -m bot.bench --limits real` prints them): the
-digest of the table message after each edit (`Tables.set_shown`), each new wait of the
-table clock (`Tables.set_wait`), the players refreshed on their presses
-(`Users.ensure`) and the cards sent (`Hands.set_cards_sent`). ``--mix bare`` writes only
-the hand. One table plays alone, then ``T`` tables play at once. Transactions per hand
-are counted by the database itself (`Database.writes`). The last line compares the
-second figure with what one bot token can carry: Telegram takes about 30 messages a
-second from a bot and a hand costs about 18 messages, so at most 1.6 hands a second.
+``synchronous=FULL``, in-hand steps ``NORMAL``): `Hands.open_numbered` (start, antes and
+the first wait), `Hands.record` per action and `Hands.settle` with the last action. With
+``--mix bot`` (the default) each write carries what the bot writes with it: the table's
+next wait with every step, and the cards sent with the first step after the deal. That
+is the bot's whole in-hand mix: the real-limits bench (`python -m bot.bench --limits
+real`) counts no other write per hand; the rest are once per table or player (open,
+seats, the table message, the close). ``--mix bare`` writes only the hand. One table
+plays alone, then ``T`` tables play at once, where the store commits together what comes
+together. Transactions (commits) and units of work are counted by the database itself
+(`Database.commits`, `Database.writes`). The last line compares the second figure with
+what one bot token can carry: Telegram takes about 30 messages a second from a bot and a
+hand costs about 19 messages, so at most 1.6 hands a second.
 """
 
 from __future__ import annotations
@@ -47,39 +48,18 @@ players, reminders and My cards: `python -m bot.bench --limits real` at 60 table
 
 @dataclass(frozen=True, slots=True)
 class Mix:
-    """The bot's writes besides the hand's own, per action and per hand."""
+    """What the bot writes with a hand's own transactions."""
 
-    shown_per_action: float = 0.0
-    """`Tables.set_shown`: after each edit of the table message."""
-    wait_per_action: float = 0.0
-    """`Tables.set_wait`: each new wait of the table's clock."""
-    ensure_per_hand: float = 0.0
-    """`Users.ensure`: a player refreshed when he presses or writes."""
-    cards_sent_per_hand: float = 0.0
-    """`Hands.set_cards_sent`: the private cards went out."""
+    waits: bool = False
+    """The table's next wait, with the start and every step (`bot.clock.Wait`)."""
+    cards_sent: bool = False
+    """The cards that went out, with the first step after the deal."""
 
 
 MIXES = {
-    # Counted at 60 tables by `python -m bot.bench --limits real` (180 hands, 1651
-    # actions): set_shown 2000, set_wait 2116, ensure 530, set_cards_sent 204.
-    "bot": Mix(shown_per_action=1.2, wait_per_action=1.3, ensure_per_hand=2.9,
-               cards_sent_per_hand=1.1),
+    "bot": Mix(waits=True, cards_sent=True),
     "bare": Mix(),
 }
-
-
-@dataclass(slots=True)
-class Due:
-    """Fractional rates as whole calls: each `add` owes the rate, paid in whole calls."""
-
-    rate: float
-    owed: float = 0.0
-
-    def add(self) -> int:
-        self.owed += self.rate
-        whole = int(self.owed)
-        self.owed -= whole
-        return whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +81,8 @@ class Run:
     """The latency of every store call, in seconds."""
     transactions: int = 0
     """Committed, as the database counted them."""
+    units: int = 0
+    """Units of work committed (several may share one commit)."""
 
     @property
     def per_hand(self) -> float:
@@ -155,33 +137,27 @@ async def _timed(run: Run, call: Awaitable[T]) -> T:
     return value
 
 
+def _wait(mix: Mix, hand_id: int, step: int) -> str | None:
+    """A wait as long as the bot's (kind, hand, turn, start, deadline, attempt)."""
+    if not mix.waits:
+        return None
+    return (f'{{"kind":"turn","hand":{hand_id},"turn":{step * 64 + step % 4},'
+            f'"started":1767225600.123,"deadline":1767225660.123,"attempt":0}}')
+
+
 async def _play_table(store: Store, table_id: int, scripts: Sequence[Script], run: Run,
                       mix: Mix) -> None:
-    shown, wait = Due(mix.shown_per_action), Due(mix.wait_per_action)
-    ensure, cards = Due(mix.ensure_per_hand), Due(mix.cards_sent_per_hand)
-
-    async def around(hand_id: int, step: int) -> None:
-        for _ in range(wait.add()):
-            await _timed(run, store.tables.set_wait(
-                table_id, f'{{"what": "turn", "hand": {hand_id}, "step": {step}}}'))
-        for _ in range(shown.add()):
-            await _timed(run, store.tables.set_shown(table_id, f"{hand_id}:{step}"))
-
     for s in scripts:
-        hand_id = await _timed(run, store.hands.open(table_id, s.started))
-        for n in range(cards.add()):
-            await _timed(run, store.hands.set_cards_sent(hand_id, n + 1))
-        for n in range(ensure.add()):
-            player = PLAYERS[n % len(PLAYERS)]
-            await _timed(run, store.users.ensure(player, f"bench {player}"))
-        await around(hand_id, 0)
+        hand_id, _ = await _timed(run, store.hands.open_numbered(
+            table_id, s.started, wait=lambda hand_id: _wait(mix, hand_id, 0)))
         for step, (action, events) in enumerate(s.steps[:-1], start=1):
-            await _timed(run, store.hands.record(hand_id, action, events))
-            await around(hand_id, step)
+            await _timed(run, store.hands.record(
+                hand_id, action, events, wait=_wait(mix, hand_id, step),
+                cards_sent=1 if mix.cards_sent and step == 1 else 0))
         last_action, last_events = s.steps[-1]
         await _timed(run, store.hands.settle(hand_id, s.final, action=last_action,
-                                             events=last_events))
-        await around(hand_id, len(s.steps))
+                                             events=last_events,
+                                             wait=_wait(mix, hand_id, len(s.steps))))
 
 
 async def bench_store(path: Path, scripts: Sequence[Script], tables: int,
@@ -198,11 +174,12 @@ async def bench_store(path: Path, scripts: Sequence[Script], tables: int,
                 await store.tables.join(table.id, p, STACK)
             ids.append(table.id)
         run = Run(tables * len(scripts), 0.0)
-        before = sum(store.db.writes.values())
+        commits, units = store.db.commits, sum(store.db.writes.values())
         started = time.perf_counter()
         await asyncio.gather(*(_play_table(store, t, scripts, run, mix) for t in ids))
         run.seconds = time.perf_counter() - started
-        run.transactions = sum(store.db.writes.values()) - before
+        run.transactions = store.db.commits - commits
+        run.units = sum(store.db.writes.values()) - units
         report = await store.audit()
         if not report.ok:
             raise SystemExit(f"bench database failed its audit: {report.violations[:3]}")
@@ -219,17 +196,16 @@ async def run(workdir: Path, hands: int, tables: int, mix_name: str = "bot") -> 
           f"scratch files in {workdir}; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{hands} scripted hands per table, 4 players, {steps:.1f} actions per hand: "
-          f"1 start + {steps - 1:.1f} steps + 1 settle, each one transaction; mix {mix_name}: "
-          f"set_shown {mix.shown_per_action:g} and set_wait {mix.wait_per_action:g} per "
-          f"action, ensure {mix.ensure_per_hand:g} and set_cards_sent "
-          f"{mix.cards_sent_per_hand:g} per hand")
+          f"1 start + {steps - 1:.1f} steps + 1 settle, each a unit of work; mix {mix_name}"
+          f"{': the next wait with each, the cards sent with the first step' if mix.waits else ''}")
     last = None
     for count in sorted({1, tables}):
         label = "1 table" if count == 1 else f"{count} tables at once"
         last = await bench_store(workdir / f"store-{count}.sqlite3", scripts, count, mix)
         print(f"  {label:<18}: {last.rate:7.1f} settled hands/s, step p99 "
               f"{last.p99_ms():5.1f} ms over {len(last.steps)} steps, "
-              f"{last.per_hand:.1f} transactions per hand")
+              f"{last.per_hand:.1f} transactions per hand ({last.units / last.hands:.1f} "
+              f"units)")
     assert last is not None
     print(f"store: {last.rate:.0f} hands/s = {last.rate / TOKEN_CEILING:.0f}× one token's "
           f"ceiling ({TOKEN_CEILING} hands/s), step p99 {last.p99_ms():.1f} ms, "
@@ -243,8 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=100, help="hands per table")
     parser.add_argument("--tables", type=int, default=8, help="tables playing at once")
     parser.add_argument("--mix", choices=sorted(MIXES), default="bot",
-                        help="bot (default): the bot's writes besides the hand's, in the "
-                             "shares the real bench counted; bare: the hand's only")
+                        help="bot (default): each write with what the bot writes with "
+                             "it (the next wait, the cards sent); bare: the hand's only")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix=".store-bench-", dir=args.dir))
     try:
