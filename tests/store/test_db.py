@@ -100,18 +100,24 @@ async def test_a_failing_unit_is_rolled_back_alone(db_path: Path) -> None:
         assert [r[0] for r in await db.fetchall("SELECT v FROM t ORDER BY v")] == [1, 2]
 
 
+async def _held(db: Database) -> tuple[asyncio.Task[None], asyncio.Event]:
+    """A table ``t``, and a unit that runs (holding the writer) until the event is set."""
+    await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(conn: Conn) -> None:
+        inside.set()
+        await release.wait()
+
+    holder = asyncio.create_task(db.write(hold))
+    await inside.wait()
+    return holder, release
+
+
 async def test_units_that_come_while_a_commit_runs_share_the_next(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
-        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
-        inside, release = asyncio.Event(), asyncio.Event()
-
-        async def hold(conn: Conn) -> None:
-            inside.set()
-            await release.wait()
-
-        before = db.commits
-        first = asyncio.create_task(db.write(hold))
-        await inside.wait()
+        before = db.commits + 1  # the table's
+        first, release = await _held(db)
         def insert(v: int) -> Unit[object]:
             return lambda c: execute(c, "INSERT INTO t VALUES (?)", (v,))
 
@@ -227,15 +233,7 @@ async def test_cancelled_unit_is_rolled_back(db_path: Path) -> None:
 
 async def test_cancelled_waiter_does_not_write_later(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
-        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
-        inside, release = asyncio.Event(), asyncio.Event()
-
-        async def hold(conn: Conn) -> None:
-            inside.set()
-            await release.wait()
-
-        holder = asyncio.create_task(db.write(hold))
-        await inside.wait()
+        holder, release = await _held(db)
         # The lock is held: this write waits, then is cancelled before it runs.
         waiter = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
         await asyncio.sleep(0)
