@@ -365,10 +365,10 @@ class TelegramOutbox:
                 await self.told.message_sent(live, sent.message_id)
             await self._shown(live, screen, message)
             if live.status is not TableStatus.CLOSED:
-                self._background(self._pin(live, sent.message_id))
+                self._pin_soon(live, sent.message_id)
             return
         if live.status is not TableStatus.CLOSED and self._pinned.get(live.id) != message.id:
-            self._background(self._pin(live, message.id))
+            self._pin_soon(live, message.id)
         await bot.edit_message_text(
             screen.text, chat_id=live.chat_id, message_id=message.id,
             parse_mode=ParseMode.HTML, reply_markup=markup(screen),
@@ -655,6 +655,12 @@ class TelegramOutbox:
         may = bool(getattr(me, "can_pin_messages", False)) or me.status == "creator"
         self._may_pin[chat_id] = may
         return may
+
+    def _pin_soon(self, live: Live, message_id: int) -> None:
+        """Pin in the background; not once the bot is stopping (a message sent as it stops
+        is pinned by the first edit after the restart)."""
+        if not self._stopping and self.app.running:
+            self._background(self._pin(live, message_id))
 
     async def _pin(self, live: Live, message_id: int) -> None:
         """Pin the table message from the moment it is posted until the table closes, where

@@ -65,6 +65,7 @@ class HeldApp:
     bot: HeldBot = field(default_factory=HeldBot)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     job_queue: None = None
+    running: bool = True
 
     def create_task(self, work: Coroutine[Any, Any, Any], **kwargs: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
@@ -91,6 +92,17 @@ async def table(store: Store) -> tuple[HeldApp, TelegramOutbox, Games, Live]:
     live = await games.open_table(CHAT, None, ANA)
     await quiet(outbox, app)
     return app, outbox, games, live
+
+
+async def test_a_lobby_is_pinned_when_posted_but_nothing_starts_once_the_bot_stops(
+        store: Store) -> None:
+    app, outbox, _, live = await table(store)
+    assert len(app.tasks) == 1  # the lobby's pin (refused here: the bot may not pin)
+    app.running = False  # the application stops while a table message is on its way
+    await outbox.move_down(live)
+    await quiet(outbox, app)
+    assert [m for _, m, _ in app.bot.sent] == [101, 102]
+    assert len(app.tasks) == 1
 
 
 async def test_item3_table_during_an_edit_in_flight_posts_a_usable_message(
