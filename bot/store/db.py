@@ -314,6 +314,8 @@ class Database:
             while not queued.done.done():
                 with suppress(asyncio.CancelledError):
                     await asyncio.wait({queued.done})
+            if not queued.done.cancelled():
+                queued.done.exception()  # seen: how it ended no longer reaches anyone
             raise
 
     def _abandon(self, queued: _Queued) -> bool:
