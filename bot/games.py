@@ -185,6 +185,10 @@ class Outbox(Protocol):
         """After a restart: the table's message and a digest of what it showed, as last
         stored, so a table that did not change is not edited again."""
 
+    def results_again(self, live: Live) -> None:
+        """After a restart: the results message of a table closed before it that had not
+        reached its chat."""
+
 
 class Told(Protocol):
     """What the messenger reports back: what reached the chats (kept in the store)."""
@@ -206,6 +210,9 @@ class Told(Protocol):
 
     async def chat_gone(self, chat_id: int) -> None:
         """Telegram answered that the bot may not write to the chat any more."""
+
+    async def results_sent(self, live: Live) -> None:
+        """A closed table's results message reached its chat (or never can)."""
 
 
 class Games:
@@ -366,6 +373,13 @@ class Games:
         except StoreError as err:
             log.warning("table %s: could not record the cards of hand %s as sent: %s",
                         live.id, live.hand_id, err)
+
+    async def results_sent(self, live: Live) -> None:
+        try:
+            await self.store.tables.results_sent(live.id)
+        except StoreError as err:
+            # Due still: sent once more at the next start.
+            log.warning("table %s: could not record its results as sent: %s", live.id, err)
 
     async def blocked(self, player: int) -> None:
         try:
@@ -928,7 +942,9 @@ class Games:
     async def _close(self, live: Live, note: str) -> None:
         """Close a table between hands: every stack goes back. A hand is never refunded here."""
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
-        await self.store.tables.close(live.id, reveal=live.settings.reveal)
+        # A table that played owes its chat a results message until it is delivered.
+        await self.store.tables.close(live.id, reveal=live.settings.reveal,
+                                      results=live.played > 0)
         live.hand = None
         if live.settings.reveal:
             live.table_secret = await fairness.revealed(self.store, live.id)
@@ -1069,7 +1085,23 @@ class Games:
                     continue
                 await self._publish(live)
                 await self._resend_cards(live)
+        for row in await self.store.tables.results_due():
+            await self._results_again(row)
         return lines
+
+    async def _results_again(self, row: StoredTable) -> None:
+        """A table closed before the restart whose results message had not reached its
+        chat: it is sent now (still due if the ledger cannot be read)."""
+        chat = await self.store.chats.get(row.chat_id)
+        settings = TableSettings.load(row.rules, **self.defaults.model_dump())
+        live = Live(row.id, row.chat_id, row.thread_id, row.creator, settings,
+                    Table(settings.rules()), status=TableStatus.CLOSED,
+                    language=chat.language or await self.speaks(row.creator))
+        live.played = await self.store.hands.count(row.id)
+        live.results = await self._results(live)
+        if live.results is None:
+            return
+        self.outbox.results_again(live)
 
     async def _last_outcome(self, live: Live) -> Outcome | None:
         """How the table's last hand ended, rebuilt from the database (None if it did not)."""

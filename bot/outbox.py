@@ -695,11 +695,25 @@ class TelegramOutbox:
         self._cards.pop(live.id, None)
         self._reminders.pop(live.id, None)
         await self._unpin(live)
+        await self._send_results(live)
+
+    def results_again(self, live: Live) -> None:
+        """After a restart: a closed table's results message that had not arrived."""
+        self._background(self._send_results(live))
+
+    async def _send_results(self, live: Live) -> None:
+        """The results message; once it has reached the chat, or the chat refused it for
+        good, the store is told (until then it is due, and a restart sends it again)."""
         if live.results is None:
             return
         results, names = live.results
         tr = self.translations.get(live.language)
-        await self.group_message(live.chat_id, live.thread_id, results_text(tr, names, results))
+        how = await self._deliver("results message", live.chat_id, partial(
+            self.app.bot.send_message, live.chat_id, results_text(tr, names, results),
+            parse_mode=ParseMode.HTML, message_thread_id=live.thread_id,
+            disable_web_page_preview=True), paced=True)
+        if how is not Delivery.LOST and self.told is not None:
+            await self.told.results_sent(live)
 
     # ----------------------------------------------------------------- reminders
 

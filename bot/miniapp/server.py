@@ -169,6 +169,9 @@ class _Showing:
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         self.outbox.resume(live, message_id=message_id, shown=shown)
 
+    def results_again(self, live: Live) -> None:
+        self.outbox.results_again(live)
+
 
 class MiniApp:
     """The Mini App of one bot: links to it, and its routes on an aiohttp application."""

@@ -394,6 +394,14 @@ _V14_GIFTS: tuple[Step, ...] = (
     """,
 )
 
+_V15_RESULTS_DUE: tuple[Step, ...] = (
+    # A closed table whose results message has not reached its chat yet: sent again at
+    # the next start until it does (or the chat refuses it for good).
+    "ALTER TABLE tables ADD COLUMN results_due INTEGER NOT NULL DEFAULT 0"
+    " CHECK (results_due IN (0, 1))",
+    "CREATE INDEX tables_results_due ON tables (id) WHERE results_due = 1",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -412,6 +420,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "rebuys and gifts in the ledger, the house's gifts per chat, usernames,"
                   " chips queued for the next hand",
               _V14_GIFTS),
+    Migration(15, "a closed table's results message still to be delivered", _V15_RESULTS_DUE),
 )
 LATEST = len(MIGRATIONS)
 

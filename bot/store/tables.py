@@ -268,6 +268,17 @@ class Tables:
         _check_wait(wait)
         await self._db.write(lambda conn: _set(conn, table_id, "wait", wait), step=True)
 
+    async def results_due(self) -> list[Table]:
+        """Closed tables whose results message has not reached their chat yet."""
+        rows = await self._db.fetchall("SELECT * FROM tables WHERE results_due = 1"
+                                       " AND status = 'closed' ORDER BY id")
+        return [Table.of(r) for r in rows]
+
+    async def results_sent(self, table_id: int) -> None:
+        """The table's results message reached its chat (or never can): not due any more."""
+        await self._db.write(lambda conn: execute(
+            conn, "UPDATE tables SET results_due = 0 WHERE id = ?", (table_id,)), step=True)
+
     async def set_closing(self, table_id: int) -> None:
         """Mark the table to close when the hand in progress ends."""
         await self._db.write(lambda conn: _set(conn, table_id, "closing", 1))
@@ -441,10 +452,12 @@ class Tables:
 
         return await self._db.write(work)
 
-    async def close(self, table_id: int, *, reveal: bool = False) -> dict[int, int]:
+    async def close(self, table_id: int, *, reveal: bool = False,
+                    results: bool = False) -> dict[int, int]:
         """Close the table, moving every stack back; return user id -> chips returned.
         ``reveal``: its secret may be shown from now on (`Fairness.reveal`, in the same
-        transaction).
+        transaction). ``results``: its results message is due (`results_due`) until
+        `results_sent` says it reached the chat.
 
         Refused with `HandInProgress` while a hand is open: settle or abort it first.
         """
@@ -457,8 +470,8 @@ class Tables:
                 raise HandInProgress(table_id, hand[0])
             returned = {s.user_id: await cash_out(conn, s, at=now)
                         for s in await list_seats(conn, table_id)}
-            await execute(conn, "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
-                          (now, table_id))
+            await execute(conn, "UPDATE tables SET status = 'closed', closed_at = ?,"
+                                " results_due = ? WHERE id = ?", (now, int(results), table_id))
             if reveal:
                 await execute(conn, "UPDATE table_secrets SET revealed = 1 WHERE table_id = ?",
                               (table_id,))

@@ -66,6 +66,9 @@ class FakeOutbox:
     def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
         self.calls.append(("resume", (live.id, message_id, shown)))
 
+    def results_again(self, live: Live) -> None:
+        self.calls.append(("results again", live.id))
+
     def screens(self) -> list[Screen]:
         return [s for kind, s in self.calls if kind == "show" and isinstance(s, Screen)]
 

@@ -97,3 +97,31 @@ async def test_a_reminder_whose_turn_passed_during_a_flood_wait_is_not_sent(
     await bed.idle()
     assert not [m for m in first.dm.bot_messages() if (m.text or "").startswith("Your turn")]
     assert bed.services.outbox.delivered["superseded"] == 1
+
+
+async def test_a_results_message_cut_off_by_a_stop_arrives_after_the_restart(bed: Bed) -> None:
+    group, players, first = await two_in_a_hand(bed)
+    await players[0].send(group, "/endgame")
+    await bed.idle()
+    live = bed.live(group)
+    # The results message meets a long flood wait, and the bot stops during it.
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(600), chat_id=group.id)
+    await bed.press(first, group, "No blind")
+    table = await bed.table_message(group)
+    await (await first.press(table, "Fold")).answer()
+    await bed.tg.world.wait_for(lambda: any(
+        c.status == 429 and c.chat_id == group.id for c in bed.tg.transcript.calls), timeout=10)
+    assert not results_in(group)
+    assert [t.id for t in await bed.store.tables.results_due()] == [live.id]
+    await bed.services.outbox.stop_sending()  # as the bot's stop does first (bot.app._stop)
+    await bed.restart()
+    await bed.idle()
+    assert len(results_in(group)) == 1
+    assert await bed.store.tables.results_due() == []
+    await bed.restart()  # delivered: not sent again
+    await bed.idle()
+    assert len(results_in(group)) == 1
+
+
+def results_in(group: ChatRecord) -> list[str]:
+    return [m.text or "" for m in group.bot_messages() if "results after" in (m.text or "")]

@@ -230,3 +230,13 @@ async def test_a_table_closed_without_its_reveal_keeps_its_secret(store: Store) 
     await store.fairness.table(table.id)
     await store.tables.close(table.id)
     assert not (await store.fairness.table(table.id)).revealed
+
+
+async def test_a_closed_tables_results_are_due_until_sent(store: Store) -> None:
+    played, quiet = await seated_table(store, 2), await seated_table(store, 2, chat_id=-9,
+                                                                     first_user=9)
+    await store.tables.close(played.id, results=True)
+    await store.tables.close(quiet.id)
+    assert [t.id for t in await store.tables.results_due()] == [played.id]
+    await store.tables.results_sent(played.id)
+    assert await store.tables.results_due() == []
