@@ -174,11 +174,6 @@ class Fairness:
                                       (user_id,))
         return None if row is None else str(row[0])
 
-    async def reveal(self, table_id: int) -> None:
-        """The table closed: its secret may be shown from now on."""
-        await self._db.write(lambda conn: execute(
-            conn, "UPDATE table_secrets SET revealed = 1 WHERE table_id = ?", (table_id,)))
-
     async def proof(self, hand_id: int) -> HandProof | None:
         """A hand's inputs, with the table secret if it has been revealed."""
         return await self._db.read(lambda conn: read_proof(conn, hand_id))

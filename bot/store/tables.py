@@ -455,7 +455,7 @@ class Tables:
     async def close(self, table_id: int, *, reveal: bool = False,
                     results: bool = False) -> dict[int, int]:
         """Close the table, moving every stack back; return user id -> chips returned.
-        ``reveal``: its secret may be shown from now on (`Fairness.reveal`, in the same
+        ``reveal``: its secret may be shown from now on (`Fairness.proof` gives it; in the same
         transaction). ``results``: its results message is due (`results_due`) until
         `results_sent` says it reached the chat.
 

@@ -46,7 +46,7 @@ async def test_a_table_secret_is_drawn_once_and_committed_to(store: Store) -> No
     other = await store.fairness.table((await seated_table(store, chat_id=-9,
                                                            first_user=9)).id)
     assert other.secret != secret.secret and not secret.revealed
-    await store.fairness.reveal(table.id)
+    await store.tables.close(table.id, reveal=True)
     assert (await store.fairness.table(table.id)).revealed
 
 
@@ -81,7 +81,8 @@ async def test_the_nonce_counts_the_tables_deals_and_the_proof_is_kept(store: St
     proof = await store.fairness.proof(with_proof)
     assert proof is not None and proof.nonce == 3 and proof.seeds == tuple(hashes)
     assert proof.secret is None  # not before the table closes
-    await store.fairness.reveal(table.id)
+    await store.hands.abort(with_proof, "test")
+    await store.tables.close(table.id, reveal=True)
     proof = await store.fairness.proof(with_proof)
     assert proof is not None and proof.secret is not None
     assert sha(proof.secret) == proof.table_commitment
