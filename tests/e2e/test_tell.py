@@ -43,13 +43,20 @@ def to_act(bed: Bed, group: ChatRecord, players: list[Player]) -> Player:
     return next(p for p in players if p.id == hand.seats[hand.to_act].player)
 
 
-async def test_a_waiting_turn_is_reminded_privately_once_its_delay_runs_out(bed: Bed) -> None:
+async def first_turn_with_reminders(bed: Bed) -> tuple[ChatRecord, list[Player], Player]:
+    """Ana and Boris in a supergroup that reminds a turn after 10 s, their first hand dealt;
+    the group, the players and the one to act."""
     ana, boris = players = bed.players("Ana", "Boris")
     group = bed.tg.world.supergroup("Svara night", members=players, admins=(ana,))
     await configure(bed, group, nudge_after=10.0)
     await bed.open_table(group, ana, boris)
     await bed.press(ana, group, "Start")
-    first = to_act(bed, group, players)
+    return group, players, to_act(bed, group, players)
+
+
+async def test_a_waiting_turn_is_reminded_privately_once_its_delay_runs_out(bed: Bed) -> None:
+    group, players, first = await first_turn_with_reminders(bed)
+    ana, boris = players
     job = nudge_job(bed, group)
     # Not before the delay: the turn is open, and nobody was reminded.
     assert reminders(ana) == reminders(boris) == []

@@ -13,7 +13,7 @@ from bot.miniapp.links import app_payload
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from engine import format_hand
-from tests.e2e.test_tell import configure, nudge_job, reminders, to_act
+from tests.e2e.test_tell import first_turn_with_reminders, nudge_job, reminders
 from tests.miniapp.app import PUBLIC_URL, Served, Viewer
 
 
@@ -260,12 +260,7 @@ async def test_an_endgame_during_the_hand_reaches_the_page_at_once(app: Served) 
 
 async def test_the_turn_reminder_opens_the_mini_app(app: Served) -> None:
     bed = app.bed
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.tg.world.supergroup("Svara night", members=players, admins=(ana,))
-    await configure(bed, group, nudge_after=10.0)
-    await bed.open_table(group, ana, boris)
-    await bed.press(ana, group, "Start")
-    first = to_act(bed, group, players)
+    group, _, first = await first_turn_with_reminders(bed)
     await nudge_job(bed, group).run(bed.app)  # the delay ran out
     await bed.idle()
     [nudge] = reminders(first)

@@ -11,11 +11,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.webui.run import Running, launch
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 WAIT = 30.0
+
+
+def need_a_browser() -> None:
+    """Skip the calling test module unless selenium, Chromium and its driver are here."""
+    pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
+    if not (CHROMIUM.exists() and DRIVER.exists()):
+        pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver",
+                    allow_module_level=True)
 
 
 class Background:

@@ -16,16 +16,13 @@ from typing import Any
 import pytest
 
 from bot.webui.run import Running
-from tests.webui.background import CHROMIUM, DRIVER, WAIT, Background, chromium, running
+from tests.webui.background import WAIT, Background, chromium, need_a_browser, running
 
 HOSTILE = "<b>Eve</b>&amp;<i>"
 SEED = b"sandbox browser test"
 """Every deal the same: both players' cards show red and black suits."""
 
-selenium = pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
-if not (CHROMIUM.exists() and DRIVER.exists()):
-    pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver",
-                allow_module_level=True)
+need_a_browser()
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402

@@ -19,14 +19,11 @@ import pytest
 
 from bot.webui.run import Running
 from tests.e2e.seeds import best, cards_of, find_seed, points_of, replica
-from tests.webui.background import CHROMIUM, DRIVER, WAIT, Background, chromium, running
+from tests.webui.background import WAIT, Background, chromium, need_a_browser, running
 
 NAMES = ("Ana", "Boris", "Vera")
 
-selenium = pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
-if not (CHROMIUM.exists() and DRIVER.exists()):
-    pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver",
-                allow_module_level=True)
+need_a_browser()
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
