@@ -130,6 +130,8 @@ async def _receiver(context: Context, message: Message, name: str | None) -> tup
     for entity in message.entities:
         if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
             user = entity.user
+            if user.is_bot:
+                raise errors.GiveUsage()
             await context.services.games.player(player_of(user))
             return user.id, display_name(user.full_name, user.id)
     if not name.startswith("@") or len(name) < 2:
