@@ -148,12 +148,15 @@ def _amount_and_name(args: list[str], mentioned: bool) -> tuple[int | None, str 
 
 
 def _replied_to(message: Message) -> User | None:
-    """Whose message the command answers (a topic's first message is no reply)."""
+    """Whose message the command answers: nobody's for a topic's first message (which
+    every message in a topic seems to answer) and for a message of a bot (the table's
+    message, say), so the menu asks."""
     replied = message.reply_to_message
     if replied is None or (message.is_topic_message
                            and replied.message_id == message.message_thread_id):
         return None
-    return replied.from_user
+    user = replied.from_user
+    return None if user is None or user.is_bot else user
 
 
 def _mentioned(message: Message) -> User | None:

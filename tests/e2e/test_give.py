@@ -142,7 +142,8 @@ async def test_give_alone_offers_the_chats_players_by_buttons_for_the_giver_alon
     assert await bed.store.users.balance(kim.id) == 800
     assert await bed.store.users.balance(vera.id) == 200  # she sits with her 1000
 
-    (menu,) = await said(bed, kim, group, "/give 300")  # the amount said: a name gives
+    # A reply to the bot's own message (the table's) names nobody: the menu asks.
+    (menu,) = await said(bed, kim, group, "/give 300", reply_to=await bed.table_message(group))
     assert menu.text == "🎁 Kim: give 300 chips to whom?"
     assert await press(bed, kim, menu, "Boris") == ("Boris gets 300 chips from Kim.", False)
     assert await bed.store.users.balance(kim.id) == 500
@@ -164,4 +165,16 @@ async def test_a_menu_of_the_houses_chips_gives_once_within_the_allowance(bed: B
     assert await forged(bed, kim, menu, stale) == ("This button has expired.", True)
     assert await bed.store.gifts.left_today(group.id, 500) == 400
     assert await bed.store.users.balance(boris.id) == 100
+    await bed.audit()
+
+
+async def test_give_in_a_topic_is_no_reply_to_the_topics_first_message(bed: Bed) -> None:
+    kim, boris = bed.players("Kim", "Boris")
+    group = bed.tg.world.supergroup("Svara club", members=[kim, boris], admins=[kim],
+                                    forum=True, topics=["Red"])  # Kim opened the topic
+    steady_clock(bed)
+    await texts(bed, kim, group, "/balance")
+    assert [m.text for m in await said(bed, boris, group, "/give 40", topic="Red")] == [USAGE]
+    assert await bed.store.users.balance(kim.id) == 1000
+    assert await bed.store.users.balance(boris.id) == 1000
     await bed.audit()
