@@ -206,12 +206,13 @@ def _nothing_to_give(allowance: int | None, available: int) -> None:
 async def _give(context: Context, chat_id: int, who: Player, receiver: int,
                 receiver_name: str, amount: int,
                 menu: GiveMenu | None = None) -> Callable[[Translator], str]:
-    """Give the chips (from the house or his own); what it says, in any language."""
+    """Give the chips (from the house or his own); what it says, in any language, naming
+    the receiver `receiver_name` (as shown)."""
     if receiver == who.id:
         raise errors.GiveSelf()
     gifts = context.services.store.gifts
     allowance, _ = await _source(context, chat_id, who.id)
-    shown = short_name(receiver_name)
+    shown = receiver_name
     if allowance is not None:
         try:
             left = await gifts.give_from_house(chat_id, who.id, receiver, amount,
@@ -244,6 +245,13 @@ async def _players(context: Context, message: Message, giver: int) -> list[tuple
     return list(told_apart({u: short_name(names.get(u, "?")) for u in ids}).items())
 
 
+async def _named(context: Context, message: Message, giver: int, receiver: int,
+                 name: str) -> str:
+    """The receiver as the menu names him (told apart from a namesake of the chat's)."""
+    shown = dict(await _players(context, message, giver))
+    return shown.get(receiver, short_name(name))
+
+
 async def on_give(update: Update, context: Context) -> None:
     """/give in a group: at once when it names someone and an amount, else buttons."""
     message, who, tr = command_parts(update, context)
@@ -259,7 +267,8 @@ async def on_give(update: Update, context: Context) -> None:
         if found is not None and found[0] == who.id:
             raise errors.GiveSelf()
         if found is not None and amount is not None:
-            said = await _give(context, message.chat_id, who, found[0], found[1], amount)
+            name = await _named(context, message, who.id, *found)
+            said = await _give(context, message.chat_id, who, found[0], name, amount)
             await reply(context, message, said(tr))
             return
         allowance, available = await _source(context, message.chat_id, who.id)
@@ -268,7 +277,8 @@ async def on_give(update: Update, context: Context) -> None:
         if found is not None:  # named, no amount: the amounts
             settings = await services.games.chat_settings(message.chat_id)
             await reply(context, message, tr.format(
-                replies.GIVE_HOW_MANY, giver=giver, name=short_name(found[1])),
+                replies.GIVE_HOW_MANY, giver=giver,
+                name=await _named(context, message, who.id, *found)),
                 reply_markup=amounts_keyboard(tr, secret, message.chat_id, who.id,
                                               message.message_id, found[0],
                                               amounts(settings.ante, available)))
@@ -310,6 +320,7 @@ async def on_give_press(update: Update, context: Context) -> None:
         receiver = await services.store.users.find(press.receiver)
         if receiver is None:
             raise errors.Expired()
+        name = await _named(context, message, who.id, receiver.id, receiver.name)
         if await services.store.gifts.menu_used(who.id, menu):
             raise errors.Expired()
         if press.amount is None:
@@ -317,14 +328,14 @@ async def on_give_press(update: Update, context: Context) -> None:
             _nothing_to_give(allowance, available)
             settings = await services.games.chat_settings(chat_id)
             text: str = group.format(replies.GIVE_HOW_MANY, giver=short_name(who.name),
-                                     name=short_name(receiver.name))
+                                     name=name)
             markup: InlineKeyboardMarkup | None = amounts_keyboard(
                 group, services.link_secret, chat_id, who.id, press.menu, receiver.id,
                 amounts(settings.ante, available))
             note: str | None = None
         else:
             try:
-                said = await _give(context, chat_id, who, receiver.id, receiver.name,
+                said = await _give(context, chat_id, who, receiver.id, name,
                                    press.amount, menu)
             except MenuUsed:
                 raise errors.Expired() from None

@@ -148,6 +148,16 @@ async def test_give_alone_offers_the_chats_players_by_buttons_for_the_giver_alon
     assert await press(bed, kim, menu, "Boris") == ("Boris gets 300 chips from Kim.", False)
     assert await bed.store.users.balance(kim.id) == 500
     assert await bed.store.users.balance(boris.id) == 300
+    # A namesake is named as his button named him, till the chips are given.
+    (menu,) = await said(bed, kim, group, "/give")
+    ana_first = f"Ana ({first % 10_000:04d})"
+    had = await bed.store.users.balance(first)
+    assert await press(bed, kim, menu, ana_first) == ("", False)
+    assert current(bed, menu).text == f"🎁 Kim: how many chips for {ana_first}?"
+    assert await press(bed, kim, menu, "100") == (f"{ana_first} gets 100 chips from Kim.",
+                                                  False)
+    assert await bed.store.users.balance(first) == had + 100
+    assert await bed.store.users.balance(kim.id) == 400
     await bed.audit()
 
 
