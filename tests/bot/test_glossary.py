@@ -36,6 +36,7 @@ GLOSSARY = {
     "hi": Terms(pot="पॉट", house="बैंक", ante="बूट"),
     "id": Terms(pot="pot", house="bandar", ante="ante"),
     "zu": Terms(pot="pot", house="bhange", ante="ante"),
+    "ru": Terms(pot="банк", house="казн", ante="анте"),
 }
 
 _FIELD = re.compile(r"\{[^}]*\}|<[^>]*>")
