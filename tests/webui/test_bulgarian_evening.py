@@ -1,15 +1,19 @@
 """The sandbox played in Bulgarian speaks no English: every text the bot showed in the
-group and in private during whole hands is read for English words of the catalogue."""
+group and in private during whole hands, every button and every note over the chat, the
+/settings menu included, is read for English words of the catalogue, for the words an admin
+types after /settings, and for "банка" (the pot) said of the house."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from babel.messages.pofile import read_po
 
-from bot.webui.run import launch
+from bot.table_settings import SETTING_NAMES
+from bot.webui.run import Running, launch
 from tests.webui.test_api import Page
 
 POT = Path(__file__).parents[2] / "bot" / "locales" / "messages.pot"
@@ -30,11 +34,54 @@ def english_words() -> set[str]:
     return words
 
 
+HOUSE_AS_POT = re.compile(r"(от|из) банката|банката (може|дава|да даде)|(ребай|подар\w*) от банк",
+                          re.IGNORECASE)
+"""The pot's word ("банка") said of the house, which pays rebuys and gifts: "касата"."""
+
+
 def readable(text: str, names: set[str]) -> list[str]:
     """The Latin words a player reads in `text`, past commands, codes, names and hashes."""
-    # A command with its typed word ("/notify off", "/top all") is typed as it is.
-    text = re.sub(r"/\w+(?: [a-z]+\b)?|<code>.*?</code>|https?://\S+|\b[0-9a-f]{12,}\b", " ", text)
+    # A command with its typed words ("/notify off", "/settings tie split") is typed as it is.
+    text = re.sub(r"/\w+(?: [a-z]+\b){0,2}|<code>.*?</code>|https?://\S+|\b[0-9a-f]{12,}\b",
+                  " ", text)
     return [w for w in WORD.findall(text) if w.lower() not in names]
+
+
+def untyped(text: str | None, entities: list[Any]) -> str:
+    """The text without its code spans: the words shown there are meant to be typed (the
+    word for each setting in /settings, the command examples), the rest is read."""
+    units = (text or "").encode("utf-16-le")
+    for entity in sorted(entities, key=lambda e: -int(e["offset"])):
+        if entity["type"] in ("code", "pre"):
+            start = 2 * int(entity["offset"])
+            end = start + 2 * int(entity["length"])
+            units = units[:start] + " ".encode("utf-16-le") + units[end:]
+    return units.decode("utf-16-le")
+
+
+async def _settings_menu(page: Page, running: Running, admin: int) -> tuple[int, list[str]]:
+    """The group's admin opens /settings and sets a rebuy with its buttons: every text,
+    button and note over the chat that the menu showed on the way, and the menu's id."""
+    group = running.group
+    assert (await page.post("api/send", user=admin, chat=group.id, text="/settings"))[0] == 200
+    await running.idle()
+    menu = next(m for m in reversed(group.messages) if m.sender.is_bot and m.labels)
+    shown: list[str] = []
+
+    async def press(start: str) -> None:
+        label = next(label for label in menu.labels if label.startswith(start))
+        status, answer = await page.post("api/press", user=admin, chat=group.id,
+                                         message=menu.id, data=menu.button(label)["callback_data"])
+        assert status == 200 and not answer["gone"], answer
+        await running.idle()
+        shown.extend([*menu.labels, untyped(menu.text, menu.entities), answer["text"] or ""])
+
+    shown += [*menu.labels, untyped(menu.text, menu.entities)]
+    await press("Ребай от касата")
+    await press("500")
+    await press("«")
+    assert "Записано. Ребай от касата: 500 чипа." in shown, shown
+    return menu.id, shown
 
 
 async def test_the_sandbox_in_bulgarian_shows_no_english_word(tmp_path: Path) -> None:
@@ -46,6 +93,7 @@ async def test_the_sandbox_in_bulgarian_shows_no_english_word(tmp_path: Path) ->
         for seat in seats[1:]:
             assert await page.post("api/auto", user=seat, on=True) == (200, {"auto": True})
         group = running.group.id
+        menu, pressed = await _settings_menu(page, running, seats[0])
         assert (await page.post("api/send", user=seats[0], chat=group, text="/newgame"))[0] \
             == 200
 
@@ -63,10 +111,24 @@ async def test_the_sandbox_in_bulgarian_shows_no_english_word(tmp_path: Path) ->
                        and "ръка 2" in m.text) > 0
 
         await running.tg.world.wait_for(two_hands, timeout=60, what="two hands")
+        for command in ("/help", "/rules"):
+            assert (await page.post("api/send", user=seats[0], chat=group, text=command))[0] \
+                == 200
+        await running.idle()
         names = {w.lower() for s in running.seats for w in WORD.findall(s.name)}
         # Every version of every message the bot wrote (edits keep the earlier texts).
-        shown = [text for chat in running.tg.world.chats.values() for m in chat.messages
-                 if m.sender.is_bot for text in (*m.history, m.text) if text]
+        # Every version of every message the bot wrote (edits keep the earlier texts), the
+        # buttons it shows now, and what the settings menu showed and said on the way.
+        bots = [m for chat in running.tg.world.chats.values() for m in chat.messages
+                if m.sender.is_bot]
+        shown = [text for m in bots for text in (untyped(m.text, m.entities), *m.labels,
+                                                  *(m.history if m.id != menu else ())) if text]
+        shown += pressed
         assert len(shown) > 10
         found = {w for text in shown for w in readable(text, names) if w.lower() in english}
         assert not found, sorted(found)
+        typed = {w for text in shown for w in readable(text, names) if w.lower() in SETTING_NAMES}
+        assert not typed, sorted(typed)
+        house = [text for text in shown if HOUSE_AS_POT.search(text)]
+        assert not house, house
+        assert any("касата" in text for text in shown) and any("Банка: " in text for text in shown)
