@@ -51,7 +51,7 @@ from bot.store.fairness import SEED_LENGTH, valid_seed
 from bot.store.history import NetLine, PlayedHand
 from bot.store.next_game import NextGame
 from bot.store.statement import statement
-from bot.table_settings import one_setting_text, settings_text
+from bot.table_settings import one_setting_text, saved_note, settings_text
 from engine import seed_hash
 
 DAILY_BONUS = 200
@@ -434,7 +434,7 @@ async def on_settings_press(update: Update, context: Context) -> None:
         note = None
         if press.setting is not None and press.value is not None:
             settings = await games.change_settings(chat_id, press.setting, press.value)
-            note = tr.format(replies.SETTING_SAVED, name=press.setting, value=press.value)
+            note = saved_note(tr, settings, press.setting)
         else:
             settings = await games.chat_settings(chat_id)
         markup = (settings_menu.main_keyboard(tr, settings) if press.setting is None

@@ -154,7 +154,8 @@ class GiveTooMuch(BotError):
 
 
 class AllowanceLeft(BotError):
-    msgid = N_("The house may give {left} more today in this chat (setting allowance).")
+    msgid = N_("The house may give {left} more today in this chat (a chat admin sets the "
+               "house gifts a day in /settings).")
     chips = ("left",)
 
 

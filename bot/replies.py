@@ -120,8 +120,8 @@ SETTINGS_SAVED = N_("Saved. The next hand deals with:")
 """After /settings NAME VALUE; the rules lines follow."""
 SETTINGS_ONLY_ADMINS = N_("Only chat admins can change the settings.")
 """A press on the /settings menu by someone who is not an admin (a popup)."""
-SETTING_SAVED = N_("Saved: {name} {value}.")
-"""A value chosen in the /settings menu (a short note over the chat)."""
+SETTING_SAVED = N_("Saved. {label}: {value}.")
+"""A value chosen in the /settings menu (a short note over the chat), in plain words."""
 
 # --------------------------------------------------------------------- /nextgame
 

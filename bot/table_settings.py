@@ -18,6 +18,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot import replies
 from bot.errors import BadSetting as BadSetting
 from bot.i18n import N_, Html, Translator, escape
 from engine import BadRules, Limit, Rules, ScoringRules, TieRule
@@ -374,3 +375,11 @@ def one_setting_text(tr: Translator, s: TableSettings, word: str) -> str:
         lines.append(tr.format("Typed: {words}", words=Html(options)))
     lines += ["", tr.gettext("Choose a new value:")]
     return "\n".join(lines)
+
+
+def saved_note(tr: Translator, s: TableSettings, word: str) -> str:
+    """The note over the chat when the menu saved a setting: its plain name and new value,
+    never the word typed for it ("Saved. A tie: the pot is split.")."""
+    d = _BY_WORD[word]
+    return tr.format(replies.SETTING_SAVED, label=Html(tr.gettext(d.setting.label)),
+                     value=Html(value_text(tr, d, s)))

@@ -57,7 +57,7 @@ CONFIG_FILE: Final = "babel.cfg"
 TEMPLATE_NAME: Final = f"{DOMAIN}.pot"
 WIDTH: Final = "100"
 
-LANGUAGES: Final = ("en", "bg", "cs", "id", "hi", "zu")
+LANGUAGES: Final = ("en", "bg", "cs", "id", "hi", "zu", "ru")
 """The languages the bot ships, English (the source) first."""
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>")

@@ -476,3 +476,4 @@ def test_native_names() -> None:
     assert native_name("cs") == "Čeština"
     assert native_name("hi") == "हिन्दी"
     assert native_name("zu") == "isiZulu"
+    assert native_name("ru") == "Русский"

@@ -83,6 +83,19 @@ def test_g_language_names_follow_a_colon_not_a_preposition() -> None:
 def test_g_the_first_bet_after_a_blind_is_at_least_double() -> None:
     at_least = {"en": "is at least double the last blind", "bg": "е поне двойно",
                 "cs": "je aspoň dvojnásobek", "id": "minimal dua kali",
-                "hi": "कम से कम दोगुना", "zu": "okungenani liphinda kabili"}
+                "hi": "कम से कम दोगुना", "zu": "okungenani liphinda kabili",
+                "ru": "не меньше удвоенной"}
     for language, words in at_least.items():
         assert words in rules_text(ALL.get(language), TableSettings()), language
+
+
+def test_g_russian_counts_in_three_forms_and_names_seka() -> None:
+    tr = ALL.get("ru")
+    said = [tr.chips(n) for n in (1, 3, 5, 11, 21, 22, 25)]
+    assert said == ["1 фишка", "3 фишки", "5 фишек", "11 фишек", "21 фишка", "22 фишки",
+                    "25 фишек"], said
+    assert tr.points(31) == "31 очко" and tr.points(33) == "33 очка"
+    rules = rules_text(tr, TableSettings())
+    assert "Свары (Секи)" in rules and "казн" not in rules, rules
+    hand = Hand.start(Rules(), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"ru")
+    assert labels(hand, "ru")[:2] == ["Втёмную 10", "Втёмную 20"]

@@ -97,8 +97,8 @@ async def test_a_bulgarian_group_with_an_english_and_a_hindi_player(bed: Bed) ->
     await bed.idle()
     menu = group.last_bot_message
     labels = [label for row in menu.buttons for label in row]
-    assert labels == ["English", "✓ Български", "Čeština", "Indonesia", "हिन्दी", "isiZulu"], \
-        labels
+    assert labels == ["English", "✓ Български", "Čeština", "Indonesia", "हिन्दी", "isiZulu",
+                      "Русский"], labels
     refused = await (await emma.press(menu, "isiZulu")).answer()
     assert refused.text == "Only the group's admins can change its language."
     assert (await bed.table_message(group)).text == screen  # nothing changed
@@ -149,7 +149,7 @@ async def test_language_refusals_change_nothing(bed: Bed) -> None:
         await ivan.send(group, text)
         await bed.idle()
         assert group.last_bot_message.text == (
-            "Избери с бутоните или напиши /language и код: en, bg, cs, id, hi, zu."), text
+            "Избери с бутоните или напиши /language и код: en, bg, cs, id, hi, zu, ru."), text
     await emma.send(group, "/language zu")
     await bed.idle()
     assert group.last_bot_message.text == "Само админите на групата могат да сменят езика ѝ."
@@ -167,7 +167,7 @@ async def test_the_command_menu_is_registered_in_every_language(bed: Bed) -> Non
     menus = {key: {c["command"]: c["description"] for c in commands}
              for key, commands in bed.tg.world.commands.items()}
     assert sorted(menus) == sorted(
-        f'[{{"type": "default"}}, "{code}"]' for code in ("", "bg", "cs", "id", "hi", "zu"))
+        f'[{{"type": "default"}}, "{code}"]' for code in ("", "bg", "cs", "id", "hi", "zu", "ru"))
     english, bulgarian = menus['[{"type": "default"}, ""]'], menus['[{"type": "default"}, "bg"]']
     assert english["newgame"] == "Open a Svara table in this chat"
     assert bulgarian["newgame"] == "Отвори маса за Свара в този чат"

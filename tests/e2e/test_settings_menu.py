@@ -40,7 +40,7 @@ async def test_an_admin_clicks_a_setting_and_a_value_and_others_only_read(bed: B
     assert (await bed.games.chat_settings(group.id)).tie is TieRule.SVARA
 
     saved = await (await ana.press(menu, "the pot is split")).answer()
-    assert saved.text == "Saved: tie split." and not saved.show_alert
+    assert saved.text == "Saved. A tie: the pot is split." and not saved.show_alert
     await bed.idle()
     assert menu.buttons == [["a svara", "✅ the pot is split"], ["« All settings"]]
     assert "A tie: the pot is split · tie" in (menu.text or "")
