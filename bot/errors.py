@@ -323,3 +323,7 @@ class LanguageOnlyAdmins(BotError):
 
 class UnknownLanguage(BotError):
     msgid = N_("Choose with the buttons, or type /language and a code: {codes}.")
+
+
+class NotYourGift(BotError):
+    msgid = N_("These buttons are {name}'s: send /give to give chips of your own.")

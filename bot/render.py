@@ -864,16 +864,25 @@ def place_text(tr: Translator, title: str | None) -> Html:
 
 
 def entry_line(tr: Translator, e: Entry) -> Html:
-    """One line of the statement: a stay at a table with its net, or one movement."""
+    """One line of the statement: a stay at a table (its buy-in, top-ups, rebuys and
+    cash-out, and its net as the table's results message gives it), or one movement."""
     if e.kind != "stay":
         return tr.format("{day} · {delta:+d} {what}", day=day_text(e.at), delta=e.delta,
                          what=movement_text(tr, e.kind))
-    if e.back is None:
-        return tr.format("{day} · {place}: brought {brought}, still playing", day=day_text(e.at),
-                         place=place_text(tr, e.title), brought=e.brought)
-    return tr.format("{day} · {place}: brought {brought}, left with {back} · {net:+d}",
-                     day=day_text(e.at), place=place_text(tr, e.title), brought=e.brought,
-                     back=e.back, net=e.delta)
+    parts = [tr.format("buy-in {chips}", chips=e.brought)]
+    if e.topped:
+        parts.append(tr.format("top-ups {chips}", chips=e.topped))
+    if e.rebuys:
+        parts.append(tr.nformat("{count} rebuy ({chips})", "{count} rebuys ({chips})", e.rebuys,
+                                count=e.rebuys, chips=e.rebought))
+    if e.back or not e.playing:
+        parts.append(tr.format("cash-out {chips}", chips=e.back))
+    if e.playing:
+        parts.append(tr.gettext("still playing"))
+        return tr.format("{day} · {place}: {parts}", day=day_text(e.at),
+                         place=place_text(tr, e.title), parts=Html(", ".join(parts)))
+    return tr.format("{day} · {place}: {parts} · {net:+d}", day=day_text(e.at),
+                     place=place_text(tr, e.title), parts=Html(", ".join(parts)), net=e.delta)
 
 
 def wait_text(tr: Translator, seconds: int) -> Html:

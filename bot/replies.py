@@ -202,3 +202,10 @@ SEED_USAGE = N_("Use /seed TEXT: 1 to {most} characters of your own, mixed into 
 SEED_SET = N_("Your seed is now <code>{seed}</code> (SHA-256 <code>{hash}</code>): it is "
               "mixed into every deal at your tables from the next one on.")
 """/seed TEXT went through."""
+
+GIVE_TO_WHOM = N_("🎁 {giver}: give chips to whom?")
+"""/give with nobody named: the players' buttons follow."""
+GIVE_AMOUNT_TO_WHOM = N_("🎁 {giver}: give {chips} to whom?")
+"""/give N with nobody named: the players' buttons follow."""
+GIVE_HOW_MANY = N_("🎁 {giver}: how many chips for {name}?")
+"""/give to someone named (or a name pressed) without an amount: the amounts follow."""

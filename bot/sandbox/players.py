@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from bot.sandbox.errors import SandboxError
@@ -17,7 +18,7 @@ from bot.sandbox.models import (
     MessageRecord,
     UserRecord,
 )
-from bot.sandbox.text import detect_entities
+from bot.sandbox.text import detect_entities, utf16_len
 
 if TYPE_CHECKING:
     from bot.sandbox.world import World
@@ -117,8 +118,13 @@ class Player:
         *,
         reply_to: MessageRecord | None = None,
         topic: str | int | None = None,
+        mentions: Mapping[str, UserRecord] | None = None,
     ) -> MessageRecord:
-        """Type `text` into `chat`; commands and mentions get their entities."""
+        """Type `text` into `chat`; commands and mentions get their entities.
+
+        Each key of `mentions` (a part of `text`) becomes a text mention of its user, as
+        when one picks a member without a @username from the client's list.
+        """
         self._check_can_write(chat)
         thread_id = self._thread(chat, topic, reply_to)
         if reply_to is not None and (reply_to.chat is not chat or reply_to.deleted):
@@ -130,7 +136,7 @@ class Player:
             chat,
             self.record,
             text=text,
-            entities=detect_entities(text),
+            entities=_with_mentions(text, detect_entities(text), mentions or {}),
             thread_id=thread_id,
             reply_to=reply_to,
         )
@@ -239,3 +245,17 @@ class Player:
         if thread_id not in chat.topics:
             raise SandboxError(f"{chat.describe()} has no topic {topic!r}")
         return thread_id
+
+
+def _with_mentions(text: str, entities: list[dict[str, Any]],
+                   mentions: Mapping[str, UserRecord]) -> list[dict[str, Any]]:
+    """`entities` and a ``text_mention`` for the first place of each part of `text`."""
+    found = list(entities)
+    for part, user in mentions.items():
+        start = text.find(part)
+        if not part or start < 0:
+            raise SandboxError(f"{part!r} is not in the text {text!r}")
+        found.append({"type": "text_mention", "offset": utf16_len(text[:start]),
+                      "length": utf16_len(part), "user": user.to_json()})
+    found.sort(key=lambda e: e["offset"])
+    return found

@@ -145,3 +145,12 @@ class AllowanceSpent(StoreError):
         super().__init__(f"chat {chat_id} may give {left} more chips from the house today, "
                          f"not {asked}")
         self.left = left
+
+
+class MenuUsed(StoreError):
+    """A /give menu whose gift was given already: one menu gives once."""
+
+    def __init__(self, chat_id: int, message_id: int) -> None:
+        super().__init__(f"the /give menu of message {message_id} in chat {chat_id} gave already")
+        self.chat_id = chat_id
+        self.message_id = message_id

@@ -20,6 +20,7 @@ from bot.store.errors import (
     BadInput,
     HandInProgress,
     InsufficientChips,
+    MenuUsed,
     NoRebuyLeft,
 )
 from bot.store.migrations import MAX_CHIPS
@@ -40,6 +41,36 @@ class Queued:
 
 
 QUEUED_KINDS = ("top_up", "rebuy")
+
+
+@dataclass(frozen=True, slots=True)
+class GiveMenu:
+    """The buttons one /give command was answered with: they give once, whichever is
+    pressed. Named by the chat and the command's message; its gift carries it as memo."""
+
+    chat_id: int
+    message_id: int
+
+    @property
+    def memo(self) -> str:
+        return f"give menu {self.chat_id}/{self.message_id}"
+
+
+async def menu_used(conn: Conn, giver: int, menu: GiveMenu) -> bool:
+    """Whether the giver's menu gave already, of his own chips or from the house."""
+    own = await fetchone(conn, "SELECT 1 FROM ledger WHERE user_id = ? AND kind = 'gift'"
+                               " AND memo = ? LIMIT 1", (giver, menu.memo))
+    if own is not None:
+        return True
+    house = await fetchone(conn, "SELECT 1 FROM house_gifts h JOIN ledger l ON l.move = h.move"
+                                 " WHERE h.chat_id = ? AND h.giver = ? AND l.memo = ? LIMIT 1",
+                           (menu.chat_id, giver, _house_memo(menu.chat_id, menu)))
+    return house is not None
+
+
+def _house_memo(chat_id: int, menu: GiveMenu | None) -> str:
+    memo = f"from an admin of chat {chat_id}"
+    return memo if menu is None else f"{memo}, {menu.memo}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +152,12 @@ class Gifts:
         """How many rebuys the player took at the table."""
         return await self._db.read(lambda conn: rebuys_taken(conn, table_id, user_id))
 
-    async def give(self, giver: int, receiver: int, amount: int) -> int:
-        """A player gives ``amount`` of his own balance to another; the giver's new balance."""
+    async def give(self, giver: int, receiver: int, amount: int, *,
+                   menu: GiveMenu | None = None) -> int:
+        """A player gives ``amount`` of his own balance to another; the giver's new balance.
+
+        From a ``menu`` of buttons: `MenuUsed` if that menu gave already, and nothing changes.
+        """
         ledger.check_amount("a gift", amount)
         if giver == receiver:
             raise BadInput("a gift goes to someone else")
@@ -133,21 +168,25 @@ class Gifts:
             target = await get_user(conn, receiver)
             if source.id < 0 or target.id < 0:
                 raise BadInput("practice chips are never given")
+            if menu is not None and await menu_used(conn, giver, menu):
+                raise MenuUsed(menu.chat_id, menu.message_id)
             if source.balance < amount:
                 raise InsufficientChips(f"the balance of user {giver}", source.balance, amount)
             ledger.check_amount("the balance after it", target.balance + amount, high=MAX_CHIPS)
             await ledger.post(conn, [ledger.Transfer("gift", amount, ledger.balance(giver),
-                                                     ledger.balance(receiver))], at=now)
+                                                     ledger.balance(receiver))], at=now,
+                              memo=None if menu is None else menu.memo)
             return source.balance - amount
 
         return await self._db.write(work)
 
     async def give_from_house(self, chat_id: int, giver: int, receiver: int, amount: int,
-                              *, allowance: int) -> int:
+                              *, allowance: int, menu: GiveMenu | None = None) -> int:
         """A chat admin gives ``amount`` new chips from the house to a player's balance,
         within the chat's ``allowance`` per 24 hours; what the chat may still give.
 
-        Over the allowance: `AllowanceSpent` (with what is left), and nothing changes.
+        Over the allowance: `AllowanceSpent` (with what is left), and nothing changes; from
+        a ``menu`` that gave already: `MenuUsed`, and nothing changes.
         """
         ledger.check_amount("a gift", amount)
         if type(allowance) is not int or allowance < 0:
@@ -159,6 +198,8 @@ class Gifts:
             target = await get_user(conn, receiver)
             if target.id < 0:
                 raise BadInput("practice chips and real chips never mix")
+            if menu is not None and await menu_used(conn, giver, menu):
+                raise MenuUsed(menu.chat_id, menu.message_id)
             left = allowance - await given_today(conn, chat_id, now)
             if amount > left:
                 raise AllowanceSpent(chat_id, max(left, 0), amount)
@@ -166,7 +207,7 @@ class Gifts:
             move = await ledger.next_move(conn)
             await ledger.post(conn, [ledger.Transfer("house_gift", amount, ledger.BANK,
                                                      ledger.balance(receiver))],
-                              at=now, memo=f"from an admin of chat {chat_id}")
+                              at=now, memo=_house_memo(chat_id, menu))
             await conn.execute("INSERT INTO house_gifts (move, chat_id, giver, amount, at)"
                                " VALUES (?, ?, ?, ?, ?)", (move, chat_id, giver, amount, now))
             return left - amount
@@ -232,3 +273,14 @@ class Gifts:
             "SELECT id FROM users WHERE lower(username) = lower(?) AND id > 0", (username,))
         return int(rows[0][0]) if len(rows) == 1 else None
 
+    async def menu_used(self, giver: int, menu: GiveMenu) -> bool:
+        """Whether the giver's menu of buttons gave already."""
+        return await self._db.read(lambda conn: menu_used(conn, giver, menu))
+
+    async def recent_players(self, chat_id: int, limit: int) -> list[tuple[int, str]]:
+        """The people who played hands in the chat, the latest first: (id, name)."""
+        rows = await self._db.fetchall(
+            "SELECT p.user_id, u.name FROM hand_players p JOIN users u ON u.id = p.user_id"
+            " WHERE p.chat_id = ? AND p.user_id > 0 GROUP BY p.user_id"
+            " ORDER BY max(p.at) DESC, p.user_id LIMIT ?", (chat_id, limit))
+        return [(int(r[0]), str(r[1])) for r in rows]

@@ -1,8 +1,11 @@
 """A player's chips as a bank statement: where they are, and what moved his balance.
 
-A stay at a table (its buy-in, any top-ups and its cash-out) is one entry with its net
-result; every other movement of the balance (starting chips, bonuses, grants, refunds) is
-an entry of its own. Tables are named by their group's title (``chats.title``).
+A stay at a table is one entry: what he bought in with, his top-ups, his rebuys from
+the house and what he cashed out, with the net the table's results message gives him
+(cash-outs minus buy-ins, top-ups and rebuys), and "still playing" only while he holds a
+seat there. Every other movement of the balance (starting chips, bonuses, gifts, grants,
+refunds) is an entry of its own. Tables are named by their group's title
+(``chats.title``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 from bot.store.db import Database
 from bot.store.sql import Conn, fetchall
 
-_STAY = frozenset({"buy_in", "top_up", "cash_out"})
+_STAY = frozenset({"buy_in", "top_up", "cash_out", "rebuy"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +38,24 @@ class Entry:
     title: str | None
     table_id: int | None = None
     delta: int = 0
-    """The change of the balance: for a stay, what came back minus what was brought."""
+    """The change of the balance; for a stay, its net as the table's results count it:
+    what he cashed out minus his buy-ins, top-ups and rebuys."""
     brought: int = 0
-    back: int | None = None
-    """What the cash-out returned; None while he still sits there."""
+    """A stay's buy-ins."""
+    topped: int = 0
+    """A stay's top-ups from the balance."""
+    rebuys: int = 0
+    """How many rebuys he took from the house at the table."""
+    rebought: int = 0
+    """The chips of those rebuys."""
+    back: int = 0
+    """What his cash-outs returned to the balance (0 for a stack lost to the last chip)."""
+    playing: bool = False
+    """He holds a seat at the table now (a closed table has no seats)."""
 
     @property
     def open(self) -> bool:
-        return self.kind == "stay" and self.back is None
+        return self.kind == "stay" and self.playing
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,29 +69,40 @@ class Statement:
 _ROWS = (
     "SELECT l.id, l.kind, l.delta, l.table_id, l.at, c.title FROM ledger l"
     " LEFT JOIN tables t ON t.id = l.table_id LEFT JOIN chats c ON c.id = t.chat_id"
-    " WHERE l.user_id = ? AND l.account = 'balance' {extra} ORDER BY l.id"
+    " WHERE l.user_id = ? AND (l.account = 'balance'"
+    " OR (l.account = 'stack' AND l.kind = 'rebuy')) {extra} ORDER BY l.id"
 )
 
 
-def entries_of(rows: list[tuple[str, int, int | None, int, str | None]]) -> list[Entry]:
-    """Balance rows (kind, delta, table, at, title), oldest first, as entries, oldest first."""
+def entries_of(rows: list[tuple[str, int, int | None, int, str | None]],
+               seated: frozenset[int] = frozenset()) -> list[Entry]:
+    """A user's rows (kind, delta, table, at, title), oldest first: every balance row and
+    the rebuys to his stacks, as entries, oldest first. ``seated``: the tables where he
+    holds a seat now."""
     out: list[Entry] = []
-    staying: dict[int, Entry] = {}
+    stays: dict[int, Entry] = {}
     for kind, delta, table_id, at, title in rows:
         if kind not in _STAY or table_id is None:
             out.append(Entry(kind, at, title, table_id, delta))
             continue
-        stay = staying.get(table_id)
+        stay = stays.get(table_id)
         if stay is None:
-            stay = Entry("stay", at, title, table_id)
-            staying[table_id] = stay
+            stay = Entry("stay", at, title, table_id, playing=table_id in seated)
+            stays[table_id] = stay
             out.append(stay)
-        stay.delta += delta
         if kind == "cash_out":
-            stay.back = delta
-            del staying[table_id]
+            stay.back += delta
+            stay.delta += delta
+        elif kind == "rebuy":
+            stay.rebuys += 1
+            stay.rebought += delta
+            stay.delta -= delta
         else:
-            stay.brought -= delta
+            if kind == "buy_in":
+                stay.brought -= delta
+            else:
+                stay.topped -= delta
+            stay.delta += delta
     return out
 
 
@@ -98,15 +122,17 @@ async def statement(db: Database, user_id: int, entries: int = 10) -> Statement:
         window = await fetchall(
             conn,
             "SELECT min(id) FROM (SELECT id FROM ledger WHERE user_id = ?"
-            " AND account = 'balance' ORDER BY id DESC LIMIT ?)", (user_id, entries * 4))
+            " AND (account = 'balance' OR (account = 'stack' AND kind = 'rebuy'))"
+            " ORDER BY id DESC LIMIT ?)", (user_id, entries * 4))
         first = window[0][0] if window and window[0][0] is not None else 0
         rows = await fetchall(
             conn, _ROWS.format(extra="AND (l.id >= ? OR l.table_id IN (SELECT DISTINCT"
                                      " table_id FROM ledger WHERE user_id = ? AND"
-                                     " account = 'balance' AND id >= ?))"),
+                                     " id >= ? AND table_id IS NOT NULL))"),
             (user_id, first, user_id, first))
         found = entries_of([(str(r[1]), int(r[2]), None if r[3] is None else int(r[3]),
-                             int(r[4]), r[5]) for r in rows])
+                             int(r[4]), r[5]) for r in rows],
+                           frozenset(int(r[0]) for r in seats))
         return Statement(balance,
                          tuple(AtTable(int(r[0]), r[1], int(r[2])) for r in seats),
                          tuple(reversed(found[-entries:])))

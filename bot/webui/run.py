@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import re
 import sys
 import tempfile
 import time
@@ -44,6 +45,14 @@ HOST = "127.0.0.1"
 NAMES = ("Ana", "Boris", "Vera", "Georgi", "Desi", "Emil", "Iva", "Kalin", "Lora")
 SETTINGS_TOKEN = "1" * 9 + ":" + "s" * 35
 """Passes the settings' shape check; the bot itself gets the stand-in's own token."""
+
+
+def username(name: str, number: int) -> str:
+    """A seat's @username as Telegram allows one (5 to 32 of a-z, 0-9 and _): the Latin
+    letters and digits of its name, with its number when they are fewer than five
+    ("boris", "ana_1"), so /give @name works on the page."""
+    letters = re.sub(r"[^a-z0-9]", "", name.lower())[:28] or "seat"
+    return letters if len(letters) >= 5 else f"{letters}_{number}"
 
 
 class Refused(Exception):
@@ -131,7 +140,8 @@ async def launch(
         await server.start()
         try:
             tg = Sandbox(server)
-            seats = [world.user(name, language_code=language) for name in names[:players]]
+            seats = [world.user(name, language_code=language, username=username(name, number))
+                     for number, name in enumerate(names[:players], 1)]
             group = world.group("Svara night", members=seats, admins=seats[:1])
             builder = (tg.app_builder().request(AiohttpRequest())
                        .get_updates_request(AiohttpRequest(pool_size=1))

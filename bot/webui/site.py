@@ -4,7 +4,8 @@ GET  /                 the page (static files from this package)
 GET  /api/state        the group, every seat's private chat, who plays by computer
 GET  /api/events       server-sent events: the world's revision at every change
 GET  /api/photo/C/M    the picture of message M in chat C (a chart the bot sent)
-POST /api/send         {"user", "chat", "text"}: a seat types into the group or its chat
+POST /api/send         {"user", "chat", "text", "reply_to"?}: a seat types into the group or
+                       its chat, as a reply to message ``reply_to`` of that chat if given
 POST /api/press        {"user", "chat", "message", "data"}: a seat presses a button
 POST /api/auto         {"user", "on"}: hand a seat to the computer, or take it back
 
@@ -62,6 +63,9 @@ def message_json(message: MessageRecord) -> dict[str, Any]:
         "entities": message.entities,
         "buttons": buttons,
         "edited": message.edit_date is not None,
+        "reply_to": None if message.reply_to is None or message.reply_to.deleted else {
+            "id": message.reply_to.message_id, "from": message.reply_to.sender.first_name,
+            "text": (message.reply_to.text or message.reply_to.caption or "")[:80]},
         "date": message.date,
         "photo": None if message.photo is None else {
             "src": f"/api/photo/{message.chat.id}/{message.message_id}",
@@ -110,8 +114,8 @@ class Site:
             "bot": self.world.bot.first_name,
             "group": chat_json(self.group),
             "seats": [
-                {"id": p.id, "name": p.name, "auto": self.robots.playing(p.id),
-                 "chat": chat_json(p.dm)}
+                {"id": p.id, "name": p.name, "username": p.record.username,
+                 "auto": self.robots.playing(p.id), "chat": chat_json(p.dm)}
                 for p in self.seats.values()
             ],
         }
@@ -209,8 +213,15 @@ class Site:
         if not isinstance(text, str) or not text.strip():
             raise _bad("nothing to send")
         chat = self._chat(player, body.get("chat"))
+        answered = body.get("reply_to")
+        replied = None
+        if answered is not None:
+            replied = (self.world.find_message(chat, answered) if type(answered) is int
+                       else None)
+            if replied is None or replied.service:
+                raise _bad("the message to reply to is gone")
         try:
-            message = await player.send(chat, text.strip())
+            message = await player.send(chat, text.strip(), reply_to=replied)
         except SandboxError as err:
             raise _bad(str(err)) from None
         return web.json_response({"id": message.message_id})

@@ -25,6 +25,8 @@ WORDS: Final[dict[str, str]] = {
     "photo": N_("Chart"),
     "computer": N_("computer"),
     "play_seat": N_("Play this seat"),
+    "reply": N_("Reply"),
+    "replying_to": N_("Reply to {name}"),
     "you_are": N_("{chat} — you are {name}"),
     "private_with": N_("{bot} — private chat with {name}"),
 }

@@ -43,8 +43,8 @@ async def test_balance_is_a_statement_with_each_stay_on_one_line(bed: Bed) -> No
     assert lines[:4] == [f"🏦 Ana: {after} chips", "Balance: 0",
                          f"At the table of Friday game: {after}", ""]
     assert lines[4] == "Recent movements"
-    assert re.fullmatch(f"{DAY} · Friday game: brought {after}, still playing", lines[5])
-    assert re.fullmatch(f"{DAY} · Svara night: brought 1000, left with {after} · "
+    assert re.fullmatch(f"{DAY} · Friday game: buy-in {after}, still playing", lines[5])
+    assert re.fullmatch(f"{DAY} · Svara night: buy-in 1000, cash-out {after} · "
                         f"{after - 1000:+d}", lines[6])
     assert re.fullmatch(f"{DAY} · \\+1000 starting chips", lines[7])
     assert len(lines) == 8

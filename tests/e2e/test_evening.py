@@ -171,8 +171,10 @@ async def test_bad_rebuys_and_gifts_get_a_clear_answer_and_move_nothing(bed: Bed
         "A rebuy is for a player with no chips left: /topup brings more from your balance."]
     usage = ("Give chips like this: /give @name 100, or reply to the player's message with "
              "/give 100.")
-    assert await reply(bed, boris, group, "/give") == [usage]
-    assert await reply(bed, boris, group, "/give @ana") == [usage]
+    # Nobody named, or no amount: buttons would ask, but Boris has nothing to give.
+    assert await reply(bed, boris, group, "/give") == ["You have 0 chips to give."]
+    assert await reply(bed, boris, group, "/give @ana") == ["You have 0 chips to give."]
+    assert await reply(bed, boris, group, "/give ana 5") == [usage]
     assert await reply(bed, boris, group, "/give @ana -5") == [usage]
     assert await reply(bed, boris, group, "/give @ana 5 6") == [usage]
     assert await reply(bed, boris, group, "/give @zed 5") == [

@@ -160,3 +160,58 @@ async def test_the_page_and_the_bot_speak_the_sandbox_language(tmp_path: Any) ->
                       robot_delay=0.05) as running, aiohttp.ClientSession() as http:
         words = (await Page(running, http).state())["words"]
         assert (words["send"], words["computer"]) == ("Send", "computer")
+
+
+async def test_the_page_gives_by_username_by_reply_and_by_buttons(tmp_path: Any) -> None:
+    async with launch(players=3, db=tmp_path / "give.sqlite3", speed=20.0,
+                      robot_delay=0.05) as running, aiohttp.ClientSession() as http:
+        page = Page(running, http)
+        group = running.group.id
+        seats = {s["name"]: s for s in (await page.state())["seats"]}
+        ana, boris, vera = (seats[n]["id"] for n in ("Ana", "Boris", "Vera"))
+        assert (seats["Ana"]["username"], seats["Boris"]["username"]) == ("ana_1", "boris")
+
+        async def newest(text: str, **more: Any) -> dict[str, Any]:
+            """Type `text` as Ana; the bot's newest message in the group after it."""
+            status, _ = await page.post("api/send", user=ana, chat=group, text=text, **more)
+            assert status == 200
+            messages = (await page.state())["group"]["messages"]
+            last: dict[str, Any] = [m for m in messages if m["bot"]][-1]
+            return last
+
+        await newest("/newgame")  # Boris and Vera sit down with all they have
+        for who in (boris, vera):
+            assert not (await page.press(who, "Join"))["alert"]
+        said = await newest(f"/give @{seats['Boris']['username']} 100")
+        assert said["text"] == "Boris gets 100 chips from Ana."
+        status, hello = await page.post("api/send", user=vera, chat=group, text="hello")
+        assert status == 200
+        said = await newest("/give 50", reply_to=hello["id"])
+        assert said["text"] == "Vera gets 50 chips from Ana."
+        shown = [m for m in (await page.state())["group"]["messages"]
+                 if m["text"] == "/give 50"]
+        assert shown[-1]["reply_to"] == {"id": hello["id"], "from": "Vera", "text": "hello"}
+        status, error = await page.post("api/send", user=ana, chat=group, text="/give 5",
+                                        reply_to=10_000)
+        assert (status, error) == (400, {"error": "the message to reply to is gone"})
+
+        menu = await newest("/give")
+        assert menu["text"] == "🎁 Ana: give chips to whom?"
+
+        async def press(label: str) -> dict[str, Any]:
+            data = [b["data"] for row in menu["buttons"] for b in row if b["text"] == label]
+            assert data, menu
+            status, answer = await page.post("api/press", user=ana, chat=group,
+                                             message=menu["id"], data=data[0])
+            assert status == 200, answer
+            return answer
+
+        assert [b["text"] for row in menu["buttons"] for b in row] == ["Boris", "Vera"]
+        await press("Boris")
+        menu = next(m for m in (await page.state())["group"]["messages"]
+                    if m["id"] == menu["id"])
+        assert menu["text"] == "🎁 Ana: how many chips for Boris?"
+        answer = await press("200")
+        assert answer["text"] == "Boris gets 200 chips from Ana."
+        users = running.services.store.users
+        assert [await users.balance(u) for u in (ana, boris, vera)] == [650, 300, 50]

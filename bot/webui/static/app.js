@@ -3,7 +3,7 @@
 // nothing the bot or a user wrote is ever parsed as HTML here.
 "use strict";
 
-const state = { data: null, seat: null, busy: 0, revision: -1 };
+const state = { data: null, seat: null, busy: 0, revision: -1, replyTo: null };
 const $ = (id) => document.getElementById(id);
 const SUITS = { "♠": "black", "♣": "black", "♥": "red", "♦": "red" };
 const CARD = /(10|[2-9JQKA])([♠♣♥♦])/g;
@@ -111,10 +111,31 @@ function renderMessage(message, chatId) {
     img.alt = word("photo");
     bubble.append(img);
   }
+  if (message.reply_to) {
+    const quote = document.createElement("div");
+    quote.className = "quote";
+    quote.textContent = "↩ " + message.reply_to.from + ": " + message.reply_to.text;
+    bubble.append(quote);
+  }
   const body = document.createElement("div");
   body.className = "text";
   renderText(message.text, message.entities, body);
   bubble.append(body);
+  if (chatId < 0) {
+    // Reply to it, as a long press does in Telegram (e.g. /give 100 to its sender).
+    const answer = document.createElement("button");
+    answer.type = "button";
+    answer.className = "reply";
+    answer.textContent = "↩";
+    answer.title = word("reply");
+    answer.setAttribute("aria-label", word("reply"));
+    answer.addEventListener("click", () => {
+      state.replyTo = { id: message.id, from: message.from };
+      renderReply();
+      $("group-input").focus();
+    });
+    bubble.append(answer);
+  }
   if (message.edited) {
     const e = document.createElement("span");
     e.className = "edited";
@@ -169,7 +190,7 @@ function renderSeats() {
     pick.type = "button";
     pick.className = "seat-name";
     pick.textContent = seat.name;
-    pick.title = word("play_seat");
+    pick.title = word("play_seat") + (seat.username ? " (@" + seat.username + ")" : "");
     pick.addEventListener("click", () => chooseSeat(seat.id));
     const auto = document.createElement("label");
     const box = document.createElement("input");
@@ -216,6 +237,13 @@ function render() {
   renderChat(data.group, $("group-messages"));
   renderChat(seat.chat, $("private-messages"));
   document.body.dataset.revision = String(data.revision);
+}
+
+function renderReply() {
+  const bar = $("group-reply");
+  bar.hidden = !state.replyTo;
+  $("group-reply-text").textContent = state.replyTo
+    ? "↩ " + word("replying_to", { name: state.replyTo.from }) : "";
 }
 
 function chooseSeat(id) {
@@ -277,13 +305,16 @@ function toast(text) {
   toastTimer = setTimeout(() => { t.hidden = true; }, 2500);
 }
 
-function composer(form, input, chatId) {
+function composer(form, input, chatId, replies) {
   $(form).addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = $(input).value;
     if (!text.trim()) return;
     $(input).value = "";
-    await post("/api/send", { user: state.seat, chat: chatId(), text });
+    const body = { user: state.seat, chat: chatId(), text };
+    if (replies && state.replyTo) body.reply_to = state.replyTo.id;
+    if (replies) { state.replyTo = null; renderReply(); }
+    await post("/api/send", body);
   });
 }
 
@@ -291,8 +322,9 @@ function start() {
   const m = /^#seat-(\d+)$/.exec(location.hash);
   if (m) state.seat = Number(m[1]);
   $("popup-ok").addEventListener("click", () => { $("popup").hidden = true; });
-  composer("group-form", "group-input", () => state.data.group.id);
-  composer("private-form", "private-input", () => state.seat);
+  composer("group-form", "group-input", () => state.data.group.id, true);
+  composer("private-form", "private-input", () => state.seat, false);
+  $("group-reply-cancel").addEventListener("click", () => { state.replyTo = null; renderReply(); });
   const events = new EventSource("/api/events");
   events.onmessage = () => refresh();
   refresh();
