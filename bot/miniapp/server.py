@@ -13,8 +13,15 @@ Routes, under ``/app`` of the bot's own aiohttp server:
 - ``POST /app/api/press`` ``{"s": TOKEN, "data": press}``: one of the buttons the state
   offered him, refused in his language when it may not be pressed.
 
+Who may watch: the table's seated players and the members of its group (a practice
+table: its player). Anyone else who holds a forwarded link is refused a session (403, in his
+language): he sees no more than the forwarded table message itself shows him, never a live
+table. A session lasts no longer than the ``initData`` it came from is good for
+(``SVARA_MINIAPP_MAX_AGE`` after Telegram signed it) and never more than `SESSION_HOURS`.
+
 Every refusal changes nothing. One user may hold a few streams and press a few times a
-second; more is refused with 429.
+second (counted on a monotonic clock, so a wall clock set back holds nobody up); more is
+refused with 429.
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 MAX_BODY = 8 * 1024
 """Largest request body (a press or a session is a few hundred bytes)."""
 SESSION_HOURS = 12
+"""The longest a session lasts (less when its initData expires sooner)."""
 STREAMS_PER_USER = 4
 STREAMS_TOTAL = 5000
 PRESS_BURST, PRESS_RATE = 8, 4.0
@@ -178,12 +186,16 @@ class MiniApp:
 
     def __init__(self, services: Services, bot: Any, *, public_url: str, max_age: float,
                  clock: Callable[[], float] = time.time,
+                 rate_clock: Callable[[], float] = time.monotonic,
                  telegram_js: str = TELEGRAM_JS) -> None:
         self.services = services
         self.bot = bot
         self.public_url = public_url.rstrip("/")
         self.max_age = max_age
         self.clock = clock
+        """The wall clock: initData's and sessions' expiry, the table's deadlines."""
+        self.rate_clock = rate_clock
+        """A monotonic clock for the rate of presses and sessions."""
         self.telegram_js = telegram_js
         self.hub = Hub(clock)
         self._key = hmac.new(bot.token.encode(), b"svara mini app sessions",
@@ -285,10 +297,13 @@ class MiniApp:
         snap = await self.hub.current(live, table_id)
         if snap is None:
             raise _refused(404, "no such table")
-        name = display_name(user.name, user.id)
-        session = Session(user.id, name, user.language, table_id,
-                          int(self.clock()) + SESSION_HOURS * 3600)
         tr = self._tr(user.id, user.language)
+        seated = any(s.player == user.id for s in snap.view.seats)
+        if not seated and not await self._is_member(snap.chat_id, user.id):
+            raise _refused(403, errors.NotAWatcher().text(tr))
+        name = display_name(user.name, user.id)
+        expires = min(user.auth_date + self.max_age, self.clock() + SESSION_HOURS * 3600)
+        session = Session(user.id, name, user.language, table_id, int(expires))
         return web.json_response({"session": self._token(session),
                                   "state": view_for(snap, user.id, tr, self.clock())})
 
@@ -306,32 +321,14 @@ class MiniApp:
         self._total += 1
         wake = asyncio.Event()
         self.hub.waiting.setdefault(session.table, set()).add(wake)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
         try:
-            response = web.StreamResponse(headers={
-                "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no"})
-            _secure(response, self.telegram_js)
-            await response.prepare(request)
-            last = request.headers.get("Last-Event-ID", "")
-            tr = self._tr(session.user, session.language)
-            while True:
-                wake.clear()
-                snap = await self.hub.current(self.games.tables.get(session.table),
-                                              session.table)
-                if snap is None:
-                    break
-                if str(snap.rev) != last:
-                    last = str(snap.rev)
-                    state = view_for(snap, session.user, tr, self.clock())
-                    data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
-                    await response.write(f"id: {snap.rev}\ndata: {data}\n\n".encode())
-                if snap.view.status is TableStatus.CLOSED:
-                    break
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
-            return response
+            await self._stream(request, response, session, wake)
+        except ConnectionResetError:
+            # The page went away (closed, offline): found at the next write, nothing to log.
+            pass
         finally:
             waiters = self.hub.waiting.get(session.table)
             if waiters is not None:
@@ -342,13 +339,39 @@ class MiniApp:
             if left:
                 self._streams[session.user] = left
             self._total -= 1
+        return response
+
+    async def _stream(self, request: web.Request, response: web.StreamResponse,
+                      session: Session, wake: asyncio.Event) -> None:
+        """Write the table's states to `response` until it closes (or the page goes)."""
+        _secure(response, self.telegram_js)
+        await response.prepare(request)
+        last = request.headers.get("Last-Event-ID", "")
+        tr = self._tr(session.user, session.language)
+        while True:
+            wake.clear()
+            snap = await self.hub.current(self.games.tables.get(session.table),
+                                          session.table)
+            if snap is None:
+                return
+            if str(snap.rev) != last:
+                last = str(snap.rev)
+                state = view_for(snap, session.user, tr, self.clock())
+                data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+                await response.write(f"id: {snap.rev}\ndata: {data}\n\n".encode())
+            if snap.view.status is TableStatus.CLOSED:
+                return
+            try:
+                await asyncio.wait_for(wake.wait(), KEEPALIVE)
+            except TimeoutError:
+                await response.write(b": keep-alive\n\n")
 
     # ----------------------------------------------------------------- presses
 
     def _allow(self, user: int, buckets: dict[int, _Bucket]) -> bool:
         """A user's press (or session) within his bucket: `PRESS_BURST` at once, then
-        `PRESS_RATE` a second."""
-        now = self.clock()
+        `PRESS_RATE` a second (on the monotonic clock)."""
+        now = self.rate_clock()
         bucket = buckets.get(user)
         if bucket is None:
             if len(buckets) > 10_000:
@@ -457,12 +480,20 @@ def _refused(status: int, reason: str) -> web.HTTPException:
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
-    body = await request.content.read(MAX_BODY + 1)  # never more than that is read
+    """The request's whole body as a JSON object, however many writes it came in; never
+    more than `MAX_BODY` + 1 bytes are read."""
+    body = bytearray()
+    while len(body) <= MAX_BODY:
+        chunk = await request.content.read(MAX_BODY + 1 - len(body))
+        if not chunk:
+            break
+        body += chunk
     if len(body) > MAX_BODY:
         raise _refused(413, "too large")
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: arrays nested deeper than the parser goes.
         raise _refused(400, "not JSON") from None
     if not isinstance(data, dict):
         raise _refused(400, "not a JSON object")
