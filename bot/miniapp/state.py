@@ -134,7 +134,10 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
         prompt = plain(render._prompt(replace(view, wait_seconds=None), tr, hand))
         results = [plain(line) for line in render._earlier_showdown(view, tr, hand)]
     elif view.outcome is not None:
-        results = [plain(line) for line in render._outcome_lines(view, tr, view.outcome)]
+        # Not the "/hand N" line: the page cannot send a command; it links the proof.
+        command = tr.format("🔐 fairness: /hand {n}", n=view.hand_no)
+        results = [plain(line) for line in render._outcome_lines(view, tr, view.outcome)
+                   if line != command]
     return {
         "rev": snap.rev,
         "table": view.table_id,
