@@ -51,7 +51,7 @@ from bot.miniapp.server import MiniApp, port_of, serve
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.world import World
 
-TARGET_P99_MS = 300.0
+TARGET_P99_MS = 100.0
 PUBLIC_URL = "https://bench.invalid"
 
 

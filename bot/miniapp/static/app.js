@@ -198,7 +198,9 @@
     s.seats.forEach((x) => {
       const node = el("div", "seat" + (x.acting ? " acting" : "") + (x.me ? " me" : "")
         + (x.in ? "" : " out"));
-      const name = el("div", "name", x.name);
+      // The dealer's chip beside the name, never cut off with a long name.
+      const name = el("div", "name");
+      name.append(el("span", "who", x.name));
       if (x.dealer) name.append(el("span", "dealer", "D"));
       const money = el("div", "stack", String(x.stack));
       if (x.bet) money.append(el("span", "bet", " ● " + x.bet));
