@@ -21,7 +21,8 @@ from tests.webui.background import WAIT, Background, chromium, need_a_browser, r
 
 TEN = ("Ana", "Boris", "Vera", "Georgi", "Maria", "Nikolai", "Elena", "Stoyan",
        "Yordanka", "Hristofor")
-PHONES = ((320, 640), (360, 740), (390, 844))
+PHONES = ((320, 640), (360, 740), (390, 844), (740, 360))
+"""Three phones upright, and the smallest of them turned on its side."""
 
 need_a_browser()
 
