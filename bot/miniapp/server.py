@@ -332,11 +332,12 @@ class MiniApp:
         key = (view.table_id, view.hand_no)
         if key not in self._proofs:
             played = await self.services.store.history.chat_hand(snap.chat_id, view.hand_no)
-            if played is None or played.proof is None:
-                return None
+            if played is None:
+                return None  # not settled yet: asked again at the next state
             if len(self._proofs) > 10_000:
                 self._proofs.clear()
-            self._proofs[key] = proofs.link(base, played, view.names)
+            self._proofs[key] = None if played.proof is None else \
+                proofs.link(base, played, view.names)
         return self._proofs[key]
 
     # ----------------------------------------------------------------- the stream

@@ -73,12 +73,15 @@ async def test_during_a_hand_the_lobby_keeps_its_presses_for_the_next_hand(
     bed = app.bed
     ana, boris, vera = bed.players("Ana", "Boris", "Vera")
     group = bed.group(ana, boris, vera)
-    await ana.send(group, "/settings blind off")
-    await bed.idle()
+    for setting in ("blind off", "buyin 50", "pause 600"):  # buy-in up to 500
+        await ana.send(group, "/settings " + setting)
+        await bed.idle()
     await bed.open_table(group, ana, boris)
     live = bed.live(group)
     payload = app_payload(bed.services.link_secret, live.id)
     ana_v = await app.open(ana, payload)
+    boris_v = await app.open(boris, payload)
+    assert "Top up" not in actions(ana_v)  # at the table's maximum already
     await ana_v.press(ana_v.button("Start"))
     await vera.start_bot()
     vera_v = await app.open(vera, payload)
@@ -87,11 +90,24 @@ async def test_during_a_hand_the_lobby_keeps_its_presses_for_the_next_hand(
     assert [s.player for s in live.table.seats] == [ana.id, boris.id, vera.id]
     hand = live.hand
     assert hand is not None and hand.seat_of(vera.id) is None  # not dealt into this one
-    # A top-up in the middle of her own hand is kept for the next one, as /topup keeps it.
-    await ana_v.refresh()
-    if "Top up" in actions(ana_v):
-        answer = await ana_v.press(actions(ana_v)["Top up"])
-        assert answer["ok"] and "next hand" in answer["said"]
+    # Whoever acts folds and loses his ante; between hands his Top up brings him back
+    # to the maximum from his balance, as /topup does.
+    for v in (ana_v, boris_v):
+        await v.refresh()
+    folder = next(v for v in (ana_v, boris_v) if v.state["buttons"])
+    await folder.press(folder.button("Fold"))
+    assert live.hand is None
+    await folder.refresh()
+    balance = await bed.store.users.balance(folder.player.id)
+    seat = live.table.seat(folder.player.id)
+    assert seat is not None and seat.stack < 500
+    assert (await folder.press(actions(folder)["Top up"])) == {"ok": True}
+    seat = live.table.seat(folder.player.id)
+    assert seat is not None and seat.stack == 500
+    assert f"{folder.player.name}: 500" in ((await bed.table_message(group)).text or "")
+    assert await bed.store.users.balance(folder.player.id) < balance
+    await folder.refresh()
+    assert "Top up" not in actions(folder)
     # Made-up lobby presses do nothing.
     assert (await vera_v.press("app:give")) == {"ok": False,
                                                 "error": "This button has expired."}
