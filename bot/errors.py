@@ -66,6 +66,10 @@ class NotAMember(BotError):
     msgid = N_("Only members of that group can sit at its table.")
 
 
+class NotAWatcher(BotError):
+    msgid = N_("Only members of that group can watch its table.")
+
+
 class AlreadySeated(BotError):
     msgid = N_("You are already at this table.")
 

@@ -11,10 +11,22 @@ Routes, under ``/app`` of the bot's own aiohttp server:
 - ``GET /app/api/events?s=TOKEN`` the state again each time the table is shown (SSE, with
   the revision as the event id: a client that reconnects gets the whole state at once);
 - ``POST /app/api/press`` ``{"s": TOKEN, "data": press}``: one of the buttons the state
-  offered him, refused in his language when it may not be pressed.
+  offered him, refused in his language when it may not be pressed (the lobby's own
+  presses, ``app:join`` and the like, go through the `Games` calls of /join, /leave,
+  /topup and /rebuy);
+- ``POST /app/api/share`` ``{"s": TOKEN}``: after a showdown, the hand's result (and the
+  link to its proof) as a prepared inline message (Bot API ``savePreparedInlineMessage``)
+  the page hands to Telegram's ``shareMessage``.
+
+Who may watch: the table's seated players and the members of its group (a practice
+table: its player). Anyone else who holds a forwarded link is refused a session (403, in his
+language): he sees no more than the forwarded table message itself shows him, never a live
+table. A session lasts no longer than the ``initData`` it came from is good for
+(``SVARA_MINIAPP_MAX_AGE`` after Telegram signed it) and never more than `SESSION_HOURS`.
 
 Every refusal changes nothing. One user may hold a few streams and press a few times a
-second; more is refused with 429.
+second (counted on a monotonic clock, so a wall clock set back holds nobody up); more is
+refused with 429.
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import html
 import json
 import logging
 import time
@@ -32,10 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from telegram.constants import ChatMemberStatus
+from telegram import InlineQueryResultArticle, InputTextMessageContent
+from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import TelegramError
 
-from bot import errors
+from bot import errors, render, replies
+from bot import proof as proofs
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Games, Live, Outbox, Player
 from bot.handling import Services, logged_refusal
@@ -43,10 +58,15 @@ from bot.i18n import Translator, normalize_language
 from bot.miniapp.initdata import BadInitData, WebAppUser, check
 from bot.miniapp.links import app_payload, app_table, group_link, page_url
 from bot.miniapp.state import (
+    APP_JOIN,
+    APP_LEAVE,
+    APP_REBUY,
+    APP_TOP_UP,
     LOBBY_BUTTONS,
     SVARA_BUTTONS,
     TURN_BUTTONS,
     Snapshot,
+    plain,
     take,
     view_for,
 )
@@ -66,6 +86,7 @@ TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 MAX_BODY = 8 * 1024
 """Largest request body (a press or a session is a few hundred bytes)."""
 SESSION_HOURS = 12
+"""The longest a session lasts (less when its initData expires sooner)."""
 STREAMS_PER_USER = 4
 STREAMS_TOTAL = 5000
 PRESS_BURST, PRESS_RATE = 8, 4.0
@@ -178,12 +199,16 @@ class MiniApp:
 
     def __init__(self, services: Services, bot: Any, *, public_url: str, max_age: float,
                  clock: Callable[[], float] = time.time,
+                 rate_clock: Callable[[], float] = time.monotonic,
                  telegram_js: str = TELEGRAM_JS) -> None:
         self.services = services
         self.bot = bot
         self.public_url = public_url.rstrip("/")
         self.max_age = max_age
         self.clock = clock
+        """The wall clock: initData's and sessions' expiry, the table's deadlines."""
+        self.rate_clock = rate_clock
+        """A monotonic clock for the rate of presses and sessions."""
         self.telegram_js = telegram_js
         self.hub = Hub(clock)
         self._key = hmac.new(bot.token.encode(), b"svara mini app sessions",
@@ -192,6 +217,7 @@ class MiniApp:
         self._total = 0
         self._buckets: dict[int, _Bucket] = {}
         self._opened: dict[int, _Bucket] = {}
+        self._proofs: dict[tuple[int, int], str | None] = {}
         games = services.games
         games.outbox = _Showing(games.outbox, self.hub.shown)
 
@@ -220,6 +246,7 @@ class MiniApp:
         app.router.add_post("/app/api/session", self._session)
         app.router.add_get("/app/api/events", self._events)
         app.router.add_post("/app/api/press", self._press)
+        app.router.add_post("/app/api/share", self._share)
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         page = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -285,12 +312,33 @@ class MiniApp:
         snap = await self.hub.current(live, table_id)
         if snap is None:
             raise _refused(404, "no such table")
-        name = display_name(user.name, user.id)
-        session = Session(user.id, name, user.language, table_id,
-                          int(self.clock()) + SESSION_HOURS * 3600)
         tr = self._tr(user.id, user.language)
-        return web.json_response({"session": self._token(session),
-                                  "state": view_for(snap, user.id, tr, self.clock())})
+        seated = any(s.player == user.id for s in snap.view.seats)
+        if not seated and not await self._is_member(snap.chat_id, user.id):
+            raise _refused(403, errors.NotAWatcher().text(tr))
+        name = display_name(user.name, user.id)
+        expires = min(user.auth_date + self.max_age, self.clock() + SESSION_HOURS * 3600)
+        session = Session(user.id, name, user.language, table_id, int(expires))
+        return web.json_response({"session": self._token(session), "state": view_for(
+            snap, user.id, tr, self.clock(), proof=await self._proof(snap))})
+
+    async def _proof(self, snap: Snapshot) -> str | None:
+        """The address the bot gives for the proof of the hand `snap` shows ended (None: no
+        verifier is served, or no hand has ended)."""
+        view = snap.view
+        base = self.services.verify_url
+        if not base or view.hand is not None or view.outcome is None or not view.hand_no:
+            return None
+        key = (view.table_id, view.hand_no)
+        if key not in self._proofs:
+            played = await self.services.store.history.chat_hand(snap.chat_id, view.hand_no)
+            if played is None:
+                return None  # not settled yet: asked again at the next state
+            if len(self._proofs) > 10_000:
+                self._proofs.clear()
+            self._proofs[key] = None if played.proof is None else \
+                proofs.link(base, played, view.names)
+        return self._proofs[key]
 
     # ----------------------------------------------------------------- the stream
 
@@ -306,32 +354,14 @@ class MiniApp:
         self._total += 1
         wake = asyncio.Event()
         self.hub.waiting.setdefault(session.table, set()).add(wake)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
         try:
-            response = web.StreamResponse(headers={
-                "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no"})
-            _secure(response, self.telegram_js)
-            await response.prepare(request)
-            last = request.headers.get("Last-Event-ID", "")
-            tr = self._tr(session.user, session.language)
-            while True:
-                wake.clear()
-                snap = await self.hub.current(self.games.tables.get(session.table),
-                                              session.table)
-                if snap is None:
-                    break
-                if str(snap.rev) != last:
-                    last = str(snap.rev)
-                    state = view_for(snap, session.user, tr, self.clock())
-                    data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
-                    await response.write(f"id: {snap.rev}\ndata: {data}\n\n".encode())
-                if snap.view.status is TableStatus.CLOSED:
-                    break
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
-            return response
+            await self._stream(request, response, session, wake)
+        except ConnectionResetError:
+            # The page went away (closed, offline): found at the next write, nothing to log.
+            pass
         finally:
             waiters = self.hub.waiting.get(session.table)
             if waiters is not None:
@@ -342,13 +372,40 @@ class MiniApp:
             if left:
                 self._streams[session.user] = left
             self._total -= 1
+        return response
+
+    async def _stream(self, request: web.Request, response: web.StreamResponse,
+                      session: Session, wake: asyncio.Event) -> None:
+        """Write the table's states to `response` until it closes (or the page goes)."""
+        _secure(response, self.telegram_js)
+        await response.prepare(request)
+        last = request.headers.get("Last-Event-ID", "")
+        tr = self._tr(session.user, session.language)
+        while True:
+            wake.clear()
+            snap = await self.hub.current(self.games.tables.get(session.table),
+                                          session.table)
+            if snap is None:
+                return
+            if str(snap.rev) != last:
+                last = str(snap.rev)
+                state = view_for(snap, session.user, tr, self.clock(),
+                                 proof=await self._proof(snap))
+                data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+                await response.write(f"id: {snap.rev}\ndata: {data}\n\n".encode())
+            if snap.view.status is TableStatus.CLOSED:
+                return
+            try:
+                await asyncio.wait_for(wake.wait(), KEEPALIVE)
+            except TimeoutError:
+                await response.write(b": keep-alive\n\n")
 
     # ----------------------------------------------------------------- presses
 
     def _allow(self, user: int, buckets: dict[int, _Bucket]) -> bool:
         """A user's press (or session) within his bucket: `PRESS_BURST` at once, then
-        `PRESS_RATE` a second."""
-        now = self.clock()
+        `PRESS_RATE` a second (on the monotonic clock)."""
+        now = self.rate_clock()
         bucket = buckets.get(user)
         if bucket is None:
             if len(buckets) > 10_000:
@@ -369,15 +426,20 @@ class MiniApp:
         tr = self._tr(session.user, session.language)
         who = Player(session.user, session.name, session.language)
         try:
-            await self.do(session.table, who, body.get("data"))
+            said = await self.do(session.table, who, body.get("data"))
         except Exception as err:
             return web.json_response({"ok": False, "error": logged_refusal(err).text(tr)})
-        return web.json_response({"ok": True})
+        if said is None:
+            return web.json_response({"ok": True})
+        return web.json_response({"ok": True, "said": tr.gettext(said)})
 
-    async def do(self, table_id: int, who: Player, data: object) -> None:
-        """Press the button `data` of the table `table_id` as `who` (same path as the chat)."""
+    async def do(self, table_id: int, who: Player, data: object) -> str | None:
+        """Press the button `data` of the table `table_id` as `who` (same path as the chat);
+        what to tell him besides the table itself (a message id), if anything."""
         if not isinstance(data, str) or len(data) > 64:
             raise errors.Expired()
+        if data.startswith("app:"):
+            return await self._lobby(table_id, who, data)
         try:
             press = Press.decode(data)
         except BadCallbackData:
@@ -407,6 +469,76 @@ class MiniApp:
                               seq=None)
         else:
             raise errors.Expired()
+        return None
+
+    async def _lobby(self, table_id: int, who: Player, data: str) -> str | None:
+        """The lobby's own presses, as /join, /leave, /topup and /rebuy do them in the group:
+        now, or (during his hand) kept for the next one."""
+        live = self.games.tables.get(table_id)
+        if live is None:
+            raise errors.Expired()
+        games, store = self.games, self.services.store
+        if data == APP_JOIN:
+            if not await self._is_member(live.chat_id, who.id):
+                raise errors.NotAMember()
+            during = live.hand is not None
+            await games.join(live, who)
+            return replies.SEATED_NEXT_HAND if during else None
+        if data == APP_LEAVE:
+            await games.leave(live, who)
+            return None
+        if data == APP_TOP_UP:
+            try:
+                await games.top_up(live, who, None)
+            except (errors.WaitForHand, errors.TopUpAfterHand):
+                if await store.users.balance(who.id) == 0:
+                    room = (live.next_settings or live.settings).max_buy_in
+                    raise errors.BadTopUp(room=room, balance=0) from None
+                await store.gifts.queue(live.id, who.id, "top_up", None)
+                return replies.TOP_UP_ALL_NEXT_HAND
+            return None
+        if data == APP_REBUY:
+            try:
+                await games.rebuy(live, who)
+            except errors.WaitForHand:
+                await store.gifts.queue(live.id, who.id, "rebuy", None)
+                return replies.REBUY_NEXT_HAND
+            return None
+        raise errors.Expired()
+
+    # ----------------------------------------------------------------- sharing
+
+    async def _share(self, request: web.Request) -> web.StreamResponse:
+        """The last hand's result as a message the player may send to a chat he picks."""
+        body = await _json_body(request)
+        session = self._from_token(body.get("s"))
+        if not self._allow(session.user, self._buckets):
+            raise _refused(429, "too many presses")
+        tr = self._tr(session.user, session.language)
+        snap = await self.hub.current(self.games.tables.get(session.table), session.table)
+        outcome = None if snap is None else snap.view.outcome
+        if snap is None or snap.view.hand is not None or outcome is None:
+            return web.json_response({"ok": False, "error": errors.Expired().text(tr)})
+        view = snap.view
+        title = plain(tr.format("🃏 <b>Svara</b> · hand {n} is over", n=view.hand_no))
+        lines = [tr.format("🃏 <b>Svara</b> · hand {n} is over", n=view.hand_no), "",
+                 *render._outcome_lines(view, tr, outcome)]
+        url = await self._proof(snap)
+        if url:
+            words = html.escape(tr.gettext("Check this hand in your browser"))
+            lines += ["", f'🔐 <a href="{html.escape(url)}">{words}</a>']
+        result = InlineQueryResultArticle(
+            id=f"h{view.table_id:x}-{view.hand_no}", title=title,
+            description=plain("\n".join(lines[2:4])) or None,
+            input_message_content=InputTextMessageContent("\n".join(lines),
+                                                          parse_mode=ParseMode.HTML))
+        try:
+            prepared = await self.bot.save_prepared_inline_message(
+                session.user, result, allow_user_chats=True, allow_group_chats=True,
+                allow_channel_chats=True)
+        except TelegramError as err:
+            return web.json_response({"ok": False, "error": logged_refusal(err).text(tr)})
+        return web.json_response({"ok": True, "id": prepared.id})
 
     async def _member(self, chat_id: int, user_id: int) -> Any:
         if chat_id > 0:  # a practice table: only its player is "in" the chat
@@ -457,12 +589,20 @@ def _refused(status: int, reason: str) -> web.HTTPException:
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
-    body = await request.content.read(MAX_BODY + 1)  # never more than that is read
+    """The request's whole body as a JSON object, however many writes it came in; never
+    more than `MAX_BODY` + 1 bytes are read."""
+    body = bytearray()
+    while len(body) <= MAX_BODY:
+        chunk = await request.content.read(MAX_BODY + 1 - len(body))
+        if not chunk:
+            break
+        body += chunk
     if len(body) > MAX_BODY:
         raise _refused(413, "too large")
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: arrays nested deeper than the parser goes.
         raise _refused(400, "not JSON") from None
     if not isinstance(data, dict):
         raise _refused(400, "not a JSON object")

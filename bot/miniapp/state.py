@@ -20,6 +20,8 @@ from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Live
 from bot.i18n import N_, Translator
 from bot.render import TableView, render_table
+from bot.store import TableStatus
+from bot.table_settings import rules_lines
 from engine import Card, Phase, score
 from engine.events import Shown
 
@@ -35,8 +37,15 @@ WORDS = {
     "watching": N_("You are watching this table."),
     "offline": N_("Connection lost; reconnecting…"),
     "reopen": N_("Close the table and open it again."),
+    "share": N_("Share the hand"),
+    "check": N_("Check this hand in your browser"),
+    "table": N_("The table"),
 }
 """Words of the page itself, sent in the viewer's language."""
+
+APP_JOIN, APP_LEAVE, APP_TOP_UP, APP_REBUY = "app:join", "app:leave", "app:topup", "app:rebuy"
+"""The lobby's own presses (the table message has no buttons for them: /join, /leave,
+/topup and /rebuy do the same in the group, through the same `Games` calls)."""
 
 
 def plain(text: str | None) -> str:
@@ -65,8 +74,10 @@ def _card(card: Card) -> dict[str, str]:
     return {"rank": card.rank.label, "suit": card.suit.letter, "text": str(card)}
 
 
-def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[str, Any]:
-    """The JSON `viewer` gets of the table at `snap`, in the language of `tr`."""
+def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
+             proof: str | None = None) -> dict[str, Any]:
+    """The JSON `viewer` gets of the table at `snap`, in the language of `tr`; `proof` is
+    the verifier's address with the last hand's proof, where the bot serves one."""
     view = snap.view
     hand = view.hand
     screen = render_table(view, tr)
@@ -123,7 +134,10 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
         prompt = plain(render._prompt(replace(view, wait_seconds=None), tr, hand))
         results = [plain(line) for line in render._earlier_showdown(view, tr, hand)]
     elif view.outcome is not None:
-        results = [plain(line) for line in render._outcome_lines(view, tr, view.outcome)]
+        # Not the "/hand N" line: the page cannot send a command; it links the proof.
+        command = tr.format("🔐 fairness: /hand {n}", n=view.hand_no)
+        results = [plain(line) for line in render._outcome_lines(view, tr, view.outcome)
+                   if line != command]
     return {
         "rev": snap.rev,
         "table": view.table_id,
@@ -146,8 +160,41 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float) -> dict[st
         "results": results,
         "note": tr.gettext(view.note) if view.note else "",
         "buttons": _buttons(snap, screen.buttons, viewer, me_at_table),
-        "words": {k: tr.gettext(v) for k, v in WORDS.items()},
+        "words": {**{k: tr.gettext(v) for k, v in WORDS.items()},
+                  # The page counts the clock between hands down in these words.
+                  "next_hand": plain(tr.format("Next hand in {time}.", time="{time}"))},
         "language": tr.language,
+        "lobby": _lobby(snap, viewer, tr),
+        # After a showdown: the hand may be shared, and its proof opened where it is served.
+        "share": hand is None and view.outcome is not None and view.hand_no > 0,
+        "proof": proof if hand is None and view.outcome is not None else None,
+    }
+
+
+def _lobby(snap: Snapshot, viewer: int, tr: Translator) -> dict[str, Any]:
+    """The table's stakes and rules, who sits at it, and what the viewer may do there (in
+    the lobby: for now; during a hand: for the next one)."""
+    view = snap.view
+    settings = view.settings
+    seat = next((s for s in view.seats if s.player == viewer), None)
+    actions: list[dict[str, str]] = []
+    if view.status is not TableStatus.CLOSED:
+        if seat is None:
+            actions.append({"label": tr.gettext("Join"), "do": APP_JOIN})
+        else:
+            actions.append({"label": tr.gettext("Leave"), "do": APP_LEAVE})
+            if seat.stack < settings.max_buy_in:
+                actions.append({"label": tr.gettext("Top up"), "do": APP_TOP_UP})
+            if settings.rebuy is not None and snap.chat_id < 0 and seat.stack < settings.ante:
+                actions.append({"label": tr.gettext("Rebuy from the house"), "do": APP_REBUY})
+    return {
+        "rules": [plain(line) for line in rules_lines(tr, settings)],
+        "heading": plain(tr.format("Players ({count}/{seats}):", count=len(view.seats),
+                                   seats=settings.max_seats)),
+        "players": [{"name": render.short_name(s.name), "stack": s.stack,
+                     "me": s.player == viewer, "away": s.sitting_out} for s in view.seats],
+        "actions": actions,
+        "creator": snap.creator == viewer,
     }
 
 
@@ -190,7 +237,7 @@ def _buttons(snap: Snapshot, rows: tuple[tuple[tuple[str, str], ...], ...], view
             else:  # "My cards": the page shows them anyway
                 ok = False
             if ok:
-                kept.append({"label": label, "data": data})
+                kept.append({"label": label, "data": data, "kind": button.value})
         if kept:
             out.append(kept)
     return out

@@ -1,4 +1,5 @@
-"""answerInlineQuery: the results a user is offered after typing the bot's name.
+"""answerInlineQuery: the results a user is offered after typing the bot's name; and
+savePreparedInlineMessage: one such result kept for a user's Mini App to share.
 
 Only article results carrying a text message are modelled (what a bot without media
 needs); every other result type is refused, so a test cannot pass on an unchecked one.
@@ -11,7 +12,7 @@ from typing import Any
 from bot.sandbox.api_common import Ctx, Handler
 from bot.sandbox.errors import QUERY_TOO_OLD, ApiError, bad_request
 from bot.sandbox.markup import validate_markup
-from bot.sandbox.models import InlineAnswer, InlineResult
+from bot.sandbox.models import InlineAnswer, InlineResult, PreparedRecord
 from bot.sandbox.text import prepare_text
 
 MAX_RESULTS = 50
@@ -89,4 +90,29 @@ def _result(ctx: Ctx, item: Any) -> InlineResult:
     return InlineResult(result_id, title, description, parsed.text, parsed.entities)
 
 
-HANDLERS: dict[str, Handler] = {"answerinlinequery": answer_inline_query}
+PREPARED_FOR = 24 * 3600
+"""Seconds a prepared message stays usable in the stand-in (Telegram says only that it
+expires at its ``expiration_date``)."""
+_CHAT_TYPES = {"allow_user_chats": "users", "allow_bot_chats": "bots",
+               "allow_group_chats": "groups", "allow_channel_chats": "channels"}
+
+
+async def save_prepared_inline_message(ctx: Ctx) -> Any:
+    """savePreparedInlineMessage (Bot API 8.0): a result, checked as answerInlineQuery
+    checks its results, kept for ``user_id``; answers a PreparedInlineMessage."""
+    world = ctx.world
+    params = ctx.params
+    user_id = params.need_int("user_id")
+    result = _result(ctx, params.raw("result"))
+    if user_id not in world.users:
+        raise bad_request("user not found")
+    kinds = frozenset(kind for name, kind in _CHAT_TYPES.items() if params.get_bool(name))
+    prepared = PreparedRecord(f"p{len(world.prepared) + 1}_{result.id}"[:64], user_id, result,
+                              kinds, int(world.wall()) + PREPARED_FOR)
+    world.prepared[prepared.id] = prepared
+    world.touch()
+    return {"id": prepared.id, "expiration_date": prepared.expiration_date}
+
+
+HANDLERS: dict[str, Handler] = {"answerinlinequery": answer_inline_query,
+                                "savepreparedinlinemessage": save_prepared_inline_message}

@@ -248,6 +248,18 @@ class InlineResult:
 
 
 @dataclass(frozen=True, slots=True)
+class PreparedRecord:
+    """A message savePreparedInlineMessage kept for a user's Mini App to share."""
+
+    id: str
+    user_id: int
+    result: InlineResult
+    chat_types: frozenset[str]
+    """Where it may be sent: "users", "bots", "groups", "channels"."""
+    expiration_date: int
+
+
+@dataclass(frozen=True, slots=True)
 class InlineAnswer:
     """What answerInlineQuery offered the user."""
 

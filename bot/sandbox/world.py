@@ -16,6 +16,7 @@ from bot.sandbox.models import (
     FileRecord,
     InlineQueryRecord,
     MessageRecord,
+    PreparedRecord,
     UserRecord,
 )
 from bot.sandbox.players import Player
@@ -57,6 +58,7 @@ class World(Activity):
         self.files: dict[str, FileRecord] = {}
         self.queries: dict[str, CallbackRecord] = {}
         self.inline_queries: dict[str, InlineQueryRecord] = {}
+        self.prepared: dict[str, PreparedRecord] = {}  # savePreparedInlineMessage's, by id
         self.commands: dict[str, list[JSON]] = {}  # scope and language -> commands
         Activity.__init__(self, pending=lambda: self.updates.pending)
         self.updates = UpdateQueue(on_change=self.touch)

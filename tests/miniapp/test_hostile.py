@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from bot.miniapp import server
 from bot.miniapp.initdata import sign, user_fields
 from bot.miniapp.links import app_payload
 from tests.miniapp.app import Served, Viewer
@@ -230,3 +232,124 @@ async def test_the_page_allows_only_its_own_files_and_telegrams_script(app: Serv
     async with app.http.get(app.base + "/app/static/telegram-web-app.js") as reply:
         assert reply.status == 404
     _ = sign
+
+
+async def test_a_non_member_with_a_forwarded_link_gets_no_session_nor_the_table(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris, vera, eve = bed.players("Ana", "Boris", "Vera", "Eve")
+    group = bed.group(ana, boris, vera)  # Eve is not in the group
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    payload = app_payload(bed.services.link_secret, live.id)
+    before = await what_changes(app, group)
+    # Eve got the table message forwarded: its link opens nothing, not even the names.
+    status, answer = await session(app, app.init(eve, payload), payload)
+    assert status == 403
+    assert answer == {"ok": False, "error": "Only members of that group can watch its table."}
+    status, answer = await session(app, app.init(eve, payload, language="bg"), payload)
+    assert status == 403 and "Ana" not in json.dumps(answer)
+    assert answer["error"] != "Only members of that group can watch its table."  # her language
+    # A member of the group who is not seated watches; the seated play.
+    vera_v = await app.open(vera, payload)
+    assert [s["name"] for s in vera_v.state["seats"]] == ["Ana", "Boris"]
+    assert not vera_v.state["seated"]
+    assert (await app.open(ana, payload)).state["seated"]
+    assert await what_changes(app, group) == before
+
+
+async def test_a_session_lasts_no_longer_than_its_init_data_is_good_for(app: Served) -> None:
+    _, (ana, _), payload = await lobby(app, "Ana", "Boris")
+    miniapp = app.miniapp
+    # Signed almost max_age ago: the session it opens ends with it, not 12 hours later.
+    old = await app.open(ana, payload, age=miniapp.max_age - 30)
+    fresh = await app.open(ana, payload)
+    real = miniapp.clock
+    try:
+        miniapp.clock = lambda: real() + 60
+        status, _ = await app.post("/app/api/press", {"s": old.session, "data": "v1:zz"})
+        assert status == 401
+        async with app.http.get(app.base + "/app/api/events",
+                                params={"s": old.session}) as reply:
+            assert reply.status == 401
+        status, _ = await app.post("/app/api/press", {"s": fresh.session, "data": "v1:zz"})
+        assert status == 200
+        # The fresh one ends when its initData does.
+        miniapp.clock = lambda: real() + miniapp.max_age + 5
+        status, _ = await app.post("/app/api/press", {"s": fresh.session, "data": "v1:zz"})
+        assert status == 401
+    finally:
+        miniapp.clock = real
+
+
+async def test_a_body_in_two_tcp_writes_is_read_whole(app: Served) -> None:
+    _, (ana, _), payload = await lobby(app, "Ana", "Boris")
+    body = json.dumps({"init": app.init(ana, payload), "table": payload}).encode()
+    host, port = app.base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(b"POST /app/api/session HTTP/1.1\r\nHost: " + host.encode()
+                     + b"\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                     + f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:40])
+        await writer.drain()
+        await asyncio.sleep(0.2)  # the server has read the first part by now
+        writer.write(body[40:])
+        await writer.drain()
+        reply = await reader.read()
+    finally:
+        writer.close()
+    head, _, text = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), reply[:300]
+    assert "session" in json.loads(text)
+
+
+async def test_3000_nested_brackets_are_refused_without_a_traceback(
+        app: Served, caplog: Any) -> None:
+    group, _, _ = await lobby(app, "Ana", "Boris")
+    before = await what_changes(app, group)
+    caplog.set_level(logging.WARNING)
+    for path in ("/app/api/session", "/app/api/press"):
+        status, answer = await app.post(path, b"[" * 3000)
+        assert (status, answer) == (400, {"ok": False, "error": "not JSON"}), path
+        status, _ = await app.post(path, b'{"a":' * 1200 + b"1" + b"}" * 1200)
+        assert status == 400, path
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert await what_changes(app, group) == before
+
+
+async def test_a_dropped_stream_logs_no_error_at_its_next_keep_alive(
+        app: Served, caplog: Any, monkeypatch: Any) -> None:
+    _, (ana, _), payload = await lobby(app, "Ana", "Boris")
+    viewer = await app.open(ana, payload)
+    monkeypatch.setattr(server, "KEEPALIVE", 0.05)
+    caplog.set_level(logging.INFO)
+    reply = await app.http.get(app.base + "/app/api/events", params={"s": viewer.session})
+    assert reply.status == 200
+    assert (await reply.content.readline()).startswith(b"id: ")
+    reply.close()  # the phone went away mid-stream
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if app.miniapp._total == 0:
+            break
+    await asyncio.sleep(0.2)
+    assert app.miniapp._total == 0  # the stream ended and was let go
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_a_wall_clock_set_back_holds_no_presses_up(app: Served) -> None:
+    _, (ana, _), payload = await lobby(app, "Ana", "Boris")
+    viewer = await app.open(ana, payload)
+    miniapp = app.miniapp
+    status, _ = await app.post("/app/api/press", {"s": viewer.session, "data": "v1:zz"})
+    assert status == 200
+    real = miniapp.clock
+    try:
+        miniapp.clock = lambda: real() - 50  # the machine's clock is stepped back 50 s
+        statuses = [(await app.post("/app/api/press",
+                                    {"s": viewer.session, "data": "v1:zz"}))[0]
+                    for _ in range(5)]
+        assert statuses == [200] * 5
+        status, _ = await session(app, app.init(ana, payload), payload)  # opened again
+        assert status == 200
+    finally:
+        miniapp.clock = real

@@ -195,7 +195,7 @@ async def test_private_chats_open_the_page_itself_with_a_web_app_button(app: Ser
 async def test_joining_from_the_page_asks_what_the_join_button_asks(app: Served) -> None:
     bed = app.bed
     ana, boris, vera = bed.players("Ana", "Boris", "Vera")
-    group = bed.group(ana, boris)  # Vera is not in the group
+    group = bed.group(ana, boris, vera)
     await bed.open_table(group, ana)
     live = bed.live(group)
     payload = payload_of(app, live.id)
@@ -209,9 +209,13 @@ async def test_joining_from_the_page_asks_what_the_join_button_asks(app: Served)
     await bed.idle()
     assert (await boris_v.press(boris_v.button("Join")))["ok"]
     assert [s.player for s in live.table.seats] == [ana.id, boris.id]
-    # Someone outside the group who got hold of the link only watches.
+    # Vera opened the page, then left the group: she may not sit down, nor open it again.
     await vera.start_bot()
     vera_v = await app.open(vera, payload)
+    del group.members[vera.id]
+    status, _ = await app.post("/app/api/session", {"init": app.init(vera, payload),
+                                                    "table": payload})
+    assert status == 403
     answer = await vera_v.press(vera_v.button("Join"))
     assert answer == {"ok": False, "error": "Only members of that group can sit at its table."}
     assert [s.player for s in live.table.seats] == [ana.id, boris.id]

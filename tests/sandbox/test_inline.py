@@ -105,3 +105,22 @@ async def test_a_bot_without_inline_mode_gets_no_queries() -> None:
     with pytest.raises(SandboxError, match="/setinline"):
         await world.user("Bob").inline("7c")
     assert world.updates.pending == 0
+
+
+async def test_a_prepared_inline_message_is_kept_for_its_user_as_telegram_answers_it(
+        tg: Sandbox) -> None:
+    bob = tg.world.user("Bob")
+    async with tg.bot() as bot:
+        prepared = await bot.save_prepared_inline_message(
+            bob.id, article("h1", "🏆 <b>Bob</b> wins 40"), allow_user_chats=True,
+            allow_group_chats=True)
+        # A user Telegram does not know, and a result no Mini App could send, are refused.
+        with pytest.raises(BadRequest, match="User not found"):
+            await bot.save_prepared_inline_message(999, article("h2"), allow_user_chats=True)
+        with pytest.raises(BadRequest, match="Result_id_invalid"):
+            await bot.save_prepared_inline_message(bob.id, article("x" * 65))
+    kept = tg.world.prepared[prepared.id]
+    assert (kept.user_id, kept.result.text) == (bob.id, "🏆 Bob wins 40")
+    assert kept.chat_types == {"users", "groups"}
+    assert prepared.expiration_date.timestamp() > tg.world.wall()
+    assert len(tg.world.prepared) == 1

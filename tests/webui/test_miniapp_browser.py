@@ -57,8 +57,10 @@ def _until(driver: Any, check: Any) -> Any:
 def _press(driver: Any, prefix: str) -> None:
     """Click the page's button whose label starts with `prefix`, once it is offered."""
     def click(d: Any) -> bool:
-        for button in d.find_elements(By.CSS_SELECTOR, "#buttons button"):
-            if button.text.startswith(prefix) and button.is_enabled():
+        for button in d.find_elements(By.CSS_SELECTOR,
+                                      "#buttons button, #fold button, #tg-bottom-bar button"):
+            if button.text.startswith(prefix) and button.is_enabled() \
+                    and button.is_displayed():
                 rev = d.find_element(By.TAG_NAME, "body").get_attribute("data-rev")
                 button.click()
                 d.execute_script("document.body.dataset.clicked = arguments[0]", rev)

@@ -1,0 +1,152 @@
+"""The Mini App's lobby: the table's stakes and rules, who sits, and Join/Leave/Start,
+top-up and rebuy through the same `Games` calls as the group's buttons and commands; and a
+finished hand shared as a prepared inline message."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.miniapp.links import app_payload
+from bot.sandbox.harness import Sandbox
+from tests.e2e.bed import Bed
+from tests.miniapp.app import PUBLIC_URL, Served, Viewer, served
+
+VERIFY = "https://svara.example/verify.html"
+
+
+@pytest.fixture
+async def app(tg: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
+    """The Mini App's bot with a served verifier page (its /hand proofs link it)."""
+    bed = Bed(tg, tmp_path_factory.mktemp("db") / "svara.sqlite3", public_url=PUBLIC_URL,
+              verify_url=VERIFY)
+    bed.derive = True  # dealt as in production: each hand has its fairness proof
+    await bed.start()
+    try:
+        async for found in served(bed):
+            yield found
+    finally:
+        await bed.stop()
+    await bed.audit()
+    await bed.assert_no_cards_leaked()
+
+
+def actions(v: Viewer) -> dict[str, str]:
+    return {a["label"]: a["do"] for a in v.state["lobby"]["actions"]}
+
+
+async def test_the_lobby_shows_the_table_and_seats_a_player_who_then_starts(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await boris.start_bot()
+    await bed.open_table(group, ana)
+    live = bed.live(group)
+    payload = app_payload(bed.services.link_secret, live.id)
+    boris_v = await app.open(boris, payload)
+    lobby = boris_v.state["lobby"]
+    # The stakes and rules the group's lobby message lists, and who sits.
+    message = (await bed.table_message(group)).text or ""
+    assert lobby["rules"] and all(line in message for line in lobby["rules"])
+    assert "ante" in " ".join(lobby["rules"]).lower()
+    assert lobby["heading"] == "Players (1/10):"
+    assert [p["name"] for p in lobby["players"]] == ["Ana"]
+    assert list(actions(boris_v)) == ["Join"]
+    # He sits down from the page: the group's message says so too.
+    assert (await boris_v.press(actions(boris_v)["Join"])) == {"ok": True}
+    await boris_v.refresh()
+    assert [p["name"] for p in boris_v.state["lobby"]["players"]] == ["Ana", "Boris"]
+    assert "Leave" in actions(boris_v)
+    assert "Boris" in ((await bed.table_message(group)).text or "")
+    # Ana starts the table from her page.
+    ana_v = await app.open(ana, payload)
+    assert ana_v.state["lobby"]["creator"] and not boris_v.state["lobby"]["creator"]
+    assert (await ana_v.press(ana_v.button("Start"))) == {"ok": True}
+    assert live.hand is not None
+    assert "hand 1" in ((await bed.table_message(group)).text or "")
+
+
+async def test_during_a_hand_the_lobby_keeps_its_presses_for_the_next_hand(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris, vera = bed.players("Ana", "Boris", "Vera")
+    group = bed.group(ana, boris, vera)
+    for setting in ("blind off", "buyin 50", "pause 600"):  # buy-in up to 500
+        await ana.send(group, "/settings " + setting)
+        await bed.idle()
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    payload = app_payload(bed.services.link_secret, live.id)
+    ana_v = await app.open(ana, payload)
+    boris_v = await app.open(boris, payload)
+    assert "Top up" not in actions(ana_v)  # at the table's maximum already
+    await ana_v.press(ana_v.button("Start"))
+    await vera.start_bot()
+    vera_v = await app.open(vera, payload)
+    answer = await vera_v.press(actions(vera_v)["Join"])
+    assert answer == {"ok": True, "said": "You sit down at the next hand."}
+    assert [s.player for s in live.table.seats] == [ana.id, boris.id, vera.id]
+    hand = live.hand
+    assert hand is not None and hand.seat_of(vera.id) is None  # not dealt into this one
+    # Whoever acts folds and loses his ante; between hands his Top up brings him back
+    # to the maximum from his balance, as /topup does.
+    for v in (ana_v, boris_v):
+        await v.refresh()
+    folder = next(v for v in (ana_v, boris_v) if v.state["buttons"])
+    await folder.press(folder.button("Fold"))
+    assert live.hand is None
+    await folder.refresh()
+    balance = await bed.store.users.balance(folder.player.id)
+    seat = live.table.seat(folder.player.id)
+    assert seat is not None and seat.stack < 500
+    assert (await folder.press(actions(folder)["Top up"])) == {"ok": True}
+    seat = live.table.seat(folder.player.id)
+    assert seat is not None and seat.stack == 500
+    assert f"{folder.player.name}: 500" in ((await bed.table_message(group)).text or "")
+    assert await bed.store.users.balance(folder.player.id) < balance
+    await folder.refresh()
+    assert "Top up" not in actions(folder)
+    # Made-up lobby presses do nothing.
+    assert (await vera_v.press("app:give")) == {"ok": False,
+                                                "error": "This button has expired."}
+
+
+async def test_a_finished_hand_is_shared_as_a_prepared_inline_message(app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await ana.send(group, "/settings blind off")
+    await bed.idle()
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    payload = app_payload(bed.services.link_secret, live.id)
+    viewers = [await app.open(p, payload) for p in (ana, boris)]
+    await viewers[0].press(viewers[0].button("Start"))
+    assert not viewers[0].state["share"]
+    status, answer = await app.post("/app/api/share", {"s": viewers[0].session})
+    assert answer == {"ok": False, "error": "This button has expired."}  # nothing ended yet
+    for v in viewers:
+        await v.refresh()
+    acting = next(v for v in viewers if v.state["buttons"])
+    await acting.press(acting.button("Fold"))
+    other = next(v for v in viewers if v is not acting)
+    state = await other.refresh()
+    assert state["share"] and state["hand_id"]
+    # The proof is the verifier page's link the bot gives for /hand 1, not a command.
+    assert state["proof"] is not None and state["proof"].startswith(VERIFY + "#")
+    status, answer = await app.post("/app/api/share", {"s": other.session})
+    assert status == 200 and answer["ok"], answer
+    prepared = bed.tg.world.prepared[answer["id"]]
+    assert prepared.user_id == other.player.id
+    assert prepared.chat_types == {"users", "groups", "channels"}
+    text = prepared.result.text
+    message = (await bed.table_message(group)).text or ""
+    assert text.splitlines()[0] == message.splitlines()[0]  # "… hand 1 is over"
+    won = next(line for line in message.splitlines() if line.startswith("🏆"))
+    assert won in text
+    link = next(e for e in prepared.result.entities if e["type"] == "text_link")
+    assert link["url"] == state["proof"]
+
+
