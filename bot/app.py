@@ -280,7 +280,8 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         if kept is not None:
             log.info("schema %d will be upgraded; the database as it was is kept at %s",
                      version, kept)
-        metrics = Metrics(newest_backup=newest_backup_in(settings.backup_dir))
+        metrics = Metrics(newest_backup=newest_backup_in(settings.backup_dir),
+                          backups=settings.backup_dir is not None)
         requests = (AiohttpRequest(observer=metrics),
                     AiohttpRequest(pool_size=1, observer=metrics))
         builder = (
@@ -352,6 +353,8 @@ async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch
                     webhook=settings.webhook_url is not None,
                     stale_after=settings.updates_stale_after)
     metrics.health = watch.health = health
+    metrics.ready = lambda: health.ready
+    metrics.refused = lambda: services.games.refusals.count
     health.mark_webhook_info(pending)
     watch.events = Events(lambda: services.store, metrics)
     await watch.events.look()  # where the books stand at start

@@ -19,7 +19,8 @@ def test_alert_rules_name_figures_the_bot_exports() -> None:
     with tempfile.TemporaryDirectory() as folder:
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         (Path(folder) / f"svara-{stamp}.sqlite3").write_bytes(b"")
-        metrics = Metrics(newest_backup=newest_backup_in(Path(folder)))
+        metrics = Metrics(newest_backup=newest_backup_in(Path(folder)), backups=True)
+        metrics.ready = lambda: True
         metrics.update_received()
         metrics.fetched()
         metrics.call("editMessageText", 429, 0.1)
@@ -29,7 +30,8 @@ def test_alert_rules_name_figures_the_bot_exports() -> None:
     named = set(re.findall(r"\bsvara_[a-z0-9_]+", rules))
     assert {"svara_last_fetch_age_seconds", "svara_last_backup_age_seconds"} <= named
     assert named <= exported, named - exported
-    for alert in ("SvaraBotDown", "SvaraBotUpdatesStopped", "SvaraBotBackupsStale"):
+    for alert in ("SvaraBotDown", "SvaraBotUpdatesStopped", "SvaraBotBackupsStale",
+                  "SvaraBotNotReady", "SvaraBotSavesRefused"):
         assert f"alert: {alert}" in rules
 
 

@@ -148,6 +148,7 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
     before = figures((await get(running.base + "/metrics"))[1])
     assert before[("svara_hands_settled_total", ())] == 0
     assert before[("svara_open_tables", ())] == 0
+    assert before[("svara_outbox_messages_lost_total", ())] == 0  # there before any loss
 
     ana, boris = tg.world.user("Ana"), tg.world.user("Boris")
     group = tg.world.group("Metrics night", members=[ana, boris])
@@ -177,8 +178,10 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
     assert after[("svara_telegram_429_total", (("method", "editMessageText"),))] == 1
     assert 0 <= after[("svara_last_update_age_seconds", ())] < 30
     # The card messages went out through the sending path, and nothing was lost.
-    assert after[("svara_outbox_messages_sent", ())] >= 2
-    assert after.get(("svara_outbox_messages_lost", ()), 0) == 0
+    assert after[("svara_outbox_messages_sent_total", ())] >= 2
+    assert after[("svara_outbox_messages_lost_total", ())] == 0
+    assert after[("svara_saves_refused_total", ())] == 0
+    assert after[("svara_ready", ())] == 1
     assert ("svara_outbox_screens_waiting", ()) in after
 
     running.proc.send_signal(signal.SIGTERM)
