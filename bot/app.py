@@ -45,7 +45,7 @@ from bot.ops.startup import (
     lock_database,
     port_problem,
 )
-from bot.ops.watch import Watch, check_token_is_free
+from bot.ops.watch import Watch, check_token_is_free, remove_own_webhook
 from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
@@ -304,6 +304,11 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
             log.info("stopping")
         finally:
             await watch.close()
+            # A clean stop after the webhook was set: take it down, so a start that polls
+            # next is not refused as if another process held the token.
+            if (settings.webhook_url and watch.reason is None
+                    and any(server.path is not None for server in servers)):
+                await remove_own_webhook(app, settings.webhook_url)
             await _stop(app, servers)
             for request in requests:
                 await request.shutdown()
