@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import aiohttp
@@ -199,4 +200,5 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
     assert len(joined) == 2 and all(e["table"] == 1 for e in joined)
     (settled,) = [e for e in events if " settled " in e["message"]]
     assert "pot 20" in settled["message"] and settled["hand"] == 1
+    assert settled["table"] == 1 and datetime.fromisoformat(settled["time"]).utcoffset() is not None
     assert [i for i in infos if "429 too many requests on editMessageText" in i["message"]]
