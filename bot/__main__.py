@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="read settings from this file as well as the environment (default: .env)",
     )
-    parser.add_argument("--version", action="version", version=f"svara-bot {_version()}")
+    parser.add_argument("--version", action="version", version=_version())
     options = parser.parse_args(args)
     if options.env_file is not None and not options.env_file.is_file():
         print(f"No settings file at {options.env_file}.", file=sys.stderr)
@@ -297,9 +297,9 @@ def _run_command(module_name: str, args: list[str]) -> int:
 
 
 def _version() -> str:
-    from bot.ops.version import version
+    from bot.ops.version import describe
 
-    return version()
+    return describe()
 
 
 if __name__ == "__main__":
