@@ -842,7 +842,7 @@ class Games:
                 live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds),
                 wait=first_wait)
         except StoreError as err:
-            log.warning("table %s: could not open a hand: %s", live.id, err)
+            self.refusals.saw(live.id, "the new hand", err)
             await self.reload(live)
             raise errors.StoreBusy() from None
         live.last, live.last_id = live.outcome, live.hand_no

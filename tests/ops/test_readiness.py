@@ -23,6 +23,8 @@ import pytest
 
 from bot.ops.health import DB_CHECK_TTL, Health
 from bot.sandbox import SandboxServer, World
+from bot.sandbox.harness import Sandbox
+from bot.sandbox.models import MessageRecord
 from bot.store import Store, StoreError
 from tests.bot.proc import TOKEN, clean_env, closed_port, finish, start_bot
 
@@ -170,3 +172,63 @@ async def test_readyz_of_a_running_bot_turns_red_when_its_disk_fills(
             if proc.returncode is None:
                 proc.send_signal(signal.SIGTERM)
                 await finish(proc)
+
+
+STORE_FAILED = "I could not save that, so nothing changed. Please try again later."
+
+
+def labels(message: MessageRecord) -> list[str]:
+    return [label for row in message.buttons for label in row]
+
+
+async def test_a_press_on_a_full_disk_is_refused_counted_and_alerted(
+        disk: Path, tmp_path: Path) -> None:
+    port = closed_port()
+    async with SandboxServer(World(token=TOKEN)) as server:
+        env = clean_env(SVARA_BOT_TOKEN=TOKEN, SVARA_API_BASE_URL=server.base_url,
+                        SVARA_DATABASE=str(disk / "svara.sqlite3"), SVARA_RATE_LIMIT="false",
+                        SVARA_HEALTH_PORT=str(port), SVARA_LOG_FORMAT="json",
+                        SVARA_GROUP_PER_MINUTE="6000", MPLCONFIGDIR=str(tmp_path / "mpl"))
+        proc = await start_bot(tmp_path, env)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            tg = Sandbox(server)
+            async with asyncio.timeout(WAIT):
+                while not any(c.method == "getUpdates" for c in server.transcript.calls):
+                    assert proc.returncode is None, (await finish(proc)).err
+                    await asyncio.sleep(0.05)
+            ana, boris = tg.world.user("Ana"), tg.world.user("Boris")
+            group = tg.world.group("Full disk night", members=[ana, boris])
+            await ana.send(group, "/newgame")
+            await tg.world.wait_for(lambda: [m for m in group.bot_messages() if m.buttons],
+                                    timeout=WAIT)
+
+            def table() -> MessageRecord:
+                return [m for m in group.bot_messages() if m.buttons][-1]
+
+            for player in (ana, boris):
+                await player.start_bot()
+                await tg.world.wait_idle()
+                await (await player.press(table(), "Join")).answer(timeout=10)
+            await tg.world.wait_idle()
+            await (await ana.press(table(), "Start")).answer(timeout=10)
+            await tg.world.wait_for(lambda: "Fold" in labels(table()), timeout=WAIT)
+            fill(disk)
+            answers = [(await (await p.press(table(), "Fold")).answer(timeout=10)).text
+                       for p in (ana, boris)]
+            # The one whose turn it is is told nothing changed; the other that it is not
+            # his turn.
+            assert STORE_FAILED in answers, answers
+            async with aiohttp.ClientSession() as session, \
+                    session.get(base + "/metrics") as scrape:
+                text = await scrape.text()
+            assert "\nsvara_saves_refused_total 1.0\n" in text
+            assert "\nsvara_ready 0.0\n" in text
+        finally:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+            done = await finish(proc)
+    refused = [json.loads(line) for line in done.err.splitlines()
+               if "could not save" in line]
+    assert len(refused) == 1 and refused[0]["level"] == "WARNING", refused
+    assert refused[0]["table"] == 1 and "full" in refused[0]["message"]
