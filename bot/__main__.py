@@ -11,6 +11,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TextIO, cast
 from urllib.parse import quote
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="read settings from this file as well as the environment (default: .env)",
     )
-    parser.add_argument("--version", action="version", version=f"svara-bot {_version()}")
+    parser.add_argument("--version", action="version", version=_version())
     options = parser.parse_args(args)
     if options.env_file is not None and not options.env_file.is_file():
         print(f"No settings file at {options.env_file}.", file=sys.stderr)
@@ -198,8 +199,29 @@ class TokenFilter(logging.Filter):
         return True
 
 
+class ZonedFormatter(logging.Formatter):
+    """The text format, its time with the UTC offset (``2026-01-01 10:00:00,123+0100``)."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        text = super().formatTime(record, datefmt)
+        return text + datetime.fromtimestamp(record.created).astimezone().strftime("%z")
+
+
 FIELDS = ("chat", "table", "hand")
 """Record fields game events carry (`bot.ops.events`), shown by the JSON format."""
+
+
+def _one_line(record: logging.LogRecord) -> bool:
+    """A captured warning as one line: ``file:line: Category: text``, without the source
+    line Python adds below it."""
+    text = record.getMessage().strip()
+    record.msg, record.args = (text.splitlines()[0] if text else text), None
+    return True
+
+
+def _zoned(created: float) -> str:
+    """A record's time as ISO 8601 with its UTC offset, to the millisecond."""
+    return datetime.fromtimestamp(created).astimezone().isoformat(timespec="milliseconds")
 
 
 class JsonFormatter(logging.Formatter):
@@ -208,7 +230,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, object] = {
-            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "time": _zoned(record.created),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
@@ -236,7 +258,7 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> loggi
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(
-            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+            ZonedFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     if settings.bot_token is not None:
         handler.addFilter(TokenFilter(settings.bot_token.get_secret_value()))
     handler.name = HANDLER_NAME
@@ -245,6 +267,12 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> loggi
         root.removeHandler(old)  # configured twice in one process (tests): replace, not add
     root.addHandler(handler)
     root.setLevel(settings.log_level)
+    # Python's warnings (a library's UserWarning, a DeprecationWarning) are log records of
+    # "py.warnings" too: one line in the log's format, never raw text on stderr.
+    logging.captureWarnings(True)
+    warned = logging.getLogger("py.warnings")
+    if _one_line not in warned.filters:
+        warned.addFilter(_one_line)
     if settings.log_level != "DEBUG":
         for name in QUIET_BELOW_WARNING:
             logging.getLogger(name).setLevel(logging.WARNING)
@@ -269,9 +297,9 @@ def _run_command(module_name: str, args: list[str]) -> int:
 
 
 def _version() -> str:
-    from bot.ops.version import version
+    from bot.ops.version import describe
 
-    return version()
+    return describe()
 
 
 if __name__ == "__main__":

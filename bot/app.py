@@ -45,7 +45,7 @@ from bot.ops.startup import (
     lock_database,
     port_problem,
 )
-from bot.ops.watch import Watch, check_token_is_free
+from bot.ops.watch import Watch, check_token_is_free, remove_own_webhook
 from bot.ops.web import WebServer
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
@@ -280,7 +280,8 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         if kept is not None:
             log.info("schema %d will be upgraded; the database as it was is kept at %s",
                      version, kept)
-        metrics = Metrics(newest_backup=newest_backup_in(settings.backup_dir))
+        metrics = Metrics(newest_backup=newest_backup_in(settings.backup_dir),
+                          backups=settings.backup_dir is not None)
         requests = (AiohttpRequest(observer=metrics),
                     AiohttpRequest(pool_size=1, observer=metrics))
         builder = (
@@ -303,6 +304,11 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
             log.info("stopping")
         finally:
             await watch.close()
+            # A clean stop after the webhook was set: take it down, so a start that polls
+            # next is not refused as if another process held the token.
+            if (settings.webhook_url and watch.reason is None
+                    and any(server.path is not None for server in servers)):
+                await remove_own_webhook(app, settings.webhook_url)
             await _stop(app, servers)
             for request in requests:
                 await request.shutdown()
@@ -352,6 +358,8 @@ async def _start(app: AnyApp, settings: Settings, metrics: Metrics, watch: Watch
                     webhook=settings.webhook_url is not None,
                     stale_after=settings.updates_stale_after)
     metrics.health = watch.health = health
+    metrics.ready = lambda: health.ready
+    metrics.refused = lambda: services.games.refusals.count
     health.mark_webhook_info(pending)
     watch.events = Events(lambda: services.store, metrics)
     await watch.events.look()  # where the books stand at start

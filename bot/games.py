@@ -21,6 +21,7 @@ from bot import errors, fairness
 from bot.clock import Alarms, Clock, Wait, WaitKind, Want
 from bot.i18n import N_, normalize_language
 from bot.names import display_name, distinct
+from bot.ops.refusals import Refusals
 from bot.render import (
     Outcome,
     PrivateHand,
@@ -237,6 +238,8 @@ class Games:
         self.clock = clock
         self.waits = Clock(clock, alarms)
         """Every table's one wait and its alarm (bot.clock)."""
+        self.refusals = Refusals(log)
+        """Steps the store refused to save: counted, and logged at most once a minute."""
         self.tables: dict[int, Live] = {}
         self._places: dict[tuple[int, int], int] = {}
         self._opening: dict[tuple[int, int], asyncio.Lock] = {}
@@ -839,7 +842,7 @@ class Games:
                 live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds),
                 wait=first_wait)
         except StoreError as err:
-            log.warning("table %s: could not open a hand: %s", live.id, err)
+            self.refusals.saw(live.id, "the new hand", err)
             await self.reload(live)
             raise errors.StoreBusy() from None
         live.last, live.last_id = live.outcome, live.hand_no
@@ -874,7 +877,7 @@ class Games:
                                               wait=stored, cards_sent=live.cards_due)
                 live.cards_due = 0
         except StoreError as err:
-            log.warning("table %s: could not save %s, undone: %s", live.id, action, err)
+            self.refusals.saw(live.id, action, err)
             live.hand = Hand.replay(hand.start_json(),
                                     [a.to_json() for a in hand.actions[:-1]])
             raise errors.StoreBusy() from None

@@ -7,7 +7,14 @@ Everything is counted where the bot meets the outside or commits, never inside t
   update that brought the press to the ``answerCallbackQuery`` that answered it;
 * every update as it arrives (long polling's answers, or the webhook);
 * game events from the committed ledger and hands (`bot.ops.events`): hands settled;
-* at each scrape: open tables, the age of the last update and of the newest backup.
+* saves refused by the store (a press answered "I could not save that"), counted where
+  the game logs them (`bot.ops.refusals`);
+* at each scrape: open tables, whether the last readiness probe could save (``svara_ready``),
+  the age of the last update and of the newest backup, and the outbox's figures.
+
+Every counter is there from the start at 0, so ``increase(...[1h]) > 0`` sees the first
+event too; a figure that only counts is a counter (``_total``), one that goes up and
+down a gauge.
 
 Each `Metrics` has its own registry, so several bots in one process (tests) never share
 a figure.
@@ -22,7 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -39,9 +46,11 @@ class Marks(Protocol):
     def mark_fetch(self) -> None: ...
 
 
-_OUTBOX_HELP = {
+OUTBOX_GAUGES = {
     "screens_waiting": "Table messages whose newest screen waits for its group's pace.",
     "replies_waiting": "Replies to commands waiting for their group's pace.",
+}
+OUTBOX_COUNTERS = {
     "replies_merged": "Replies dropped because the same user repeated the same command.",
     "messages_sent": "Messages (not table edits) sent.",
     "messages_lost": "Messages given up after every try met a flood wait or the network.",
@@ -50,6 +59,7 @@ _OUTBOX_HELP = {
     "messages_blocked": "Messages to users who blocked the bot or groups that removed it.",
     "messages_flood waits": "Tries of a message that met a flood wait (429).",
 }
+"""The outbox's figures (`bot.outbox.Outbox.figures`), each shown from the start."""
 
 
 class _Live(Collector):
@@ -75,11 +85,29 @@ class _Live(Collector):
                 "Seconds since long polling last got an answer from getUpdates.")
             fetch.add_metric([], max(0.0, now - m.last_fetch))
             yield fetch
-        for name, value in sorted(m.outbox().items()):
-            figure = GaugeMetricFamily(f"svara_outbox_{name.replace(' ', '_')}",
-                                       _OUTBOX_HELP.get(name, "Messages that ended so."))
-            figure.add_metric([], value)
-            yield figure
+        ready = m.ready()
+        if ready is not None:
+            probe = GaugeMetricFamily("svara_ready", "1 when the last readiness probe saved "
+                                      "its bytes (a press can be saved), else 0.")
+            probe.add_metric([], 1.0 if ready else 0.0)
+            yield probe
+        refused = CounterMetricFamily("svara_saves_refused", "Game steps and presses the "
+                                      "store refused to save (each answered: nothing changed).")
+        refused.add_metric([], float(m.refused()))
+        yield refused
+        figures = m.outbox()
+        for name, text in OUTBOX_GAUGES.items():
+            gauge = GaugeMetricFamily(f"svara_outbox_{name}", text)
+            gauge.add_metric([], figures.get(name, 0.0))
+            yield gauge
+        for name, text in OUTBOX_COUNTERS.items():
+            counter = CounterMetricFamily(f"svara_outbox_{name.replace(' ', '_')}", text)
+            counter.add_metric([], figures.get(name, 0.0))
+            yield counter
+        configured = GaugeMetricFamily("svara_backups_configured",
+                                       "1 when automatic backups are configured, else 0.")
+        configured.add_metric([], 1.0 if m.backups else 0.0)
+        yield configured
         backup = m.newest_backup()
         if backup is not None:
             gauge = GaugeMetricFamily("svara_last_backup_age_seconds",
@@ -96,13 +124,20 @@ class Metrics:
         *,
         open_tables: Callable[[], int] = lambda: 0,
         newest_backup: Callable[[], float | None] = lambda: None,
+        backups: bool = False,
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.open_tables = open_tables
         self.newest_backup = newest_backup
+        self.backups = backups
+        """Automatic backups are configured (SVARA_BACKUP_DIR)."""
         self.outbox: Callable[[], dict[str, float]] = dict
+        self.ready: Callable[[], bool | None] = lambda: None
+        """The outcome of the last readiness probe (`bot.ops.health.Health.ready`)."""
+        self.refused: Callable[[], int] = lambda: 0
+        """Saves the store refused so far (`bot.ops.refusals.Refusals.count`)."""
         self.wall = wall
         self.clock = clock
         self.last_update: float | None = None

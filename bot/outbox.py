@@ -611,8 +611,15 @@ class TelegramOutbox:
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` as one of the application's tasks: its errors reach the error
-        handler, and stopping the application waits for it."""
-        task = self.app.create_task(work, name="outbox")
+        handler, and stopping the application waits for it. Before the application runs
+        (the start-up restore) or once it has stopped, the task is the loop's own, its
+        failure logged here (PTB would warn on stderr that it will not await it);
+        `stop_sending` still ends it."""
+        if self.app.running:
+            task = self.app.create_task(work, name="outbox")
+        else:
+            task = asyncio.get_running_loop().create_task(work, name="outbox")
+            task.add_done_callback(_log_failure)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
@@ -782,3 +789,10 @@ class TelegramOutbox:
         for writer in self._writers.values():
             if writer.task is not None:
                 writer.task.cancel()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """A send started outside the running application failed: say so in the log."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("a message could not be sent: %s: %s", type(error).__name__, error,
+                  exc_info=error)

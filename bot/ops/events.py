@@ -47,7 +47,7 @@ FROM ledger l LEFT JOIN tables t ON t.id = l.table_id
 WHERE l.id > ? ORDER BY l.id
 """
 _HAND = """
-SELECT h.number, h.started_at, h.ended_at, h.status, t.chat_id FROM hands h
+SELECT h.number, h.started_at, h.ended_at, h.status, t.chat_id, h.table_id FROM hands h
 JOIN tables t ON t.id = h.table_id WHERE h.id = ?
 """
 
@@ -166,6 +166,6 @@ class Events:
             took = None if row[2] is None else int(row[2]) - int(row[1])
             log.info("hand %d (number %d) settled in chat %d: pot %d, %s s", hand_id,
                      int(row[0]), int(row[4]), pot, "?" if took is None else took,
-                     **_fields(int(row[4]), None, hand_id))
+                     **_fields(int(row[4]), int(row[5]), hand_id))
             if self.metrics is not None:
                 self.metrics.hands.inc()

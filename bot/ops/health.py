@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -16,9 +17,13 @@ from typing import Any
 
 from bot.ops.version import version
 from bot.store import Store, StoreError
+from bot.store.sql import Conn, execute
 
 DB_CHECK_TTL = 5.0
 """Seconds a database check is reused: a flood of /healthz must not contend with play."""
+
+PROBE_BYTES = 2048
+"""Fresh bytes the readiness probe writes: half a page, never stored twice the same."""
 
 
 def iso(wall: float | None) -> str | None:
@@ -37,7 +42,10 @@ def database_writable(path: Path) -> bool:
 class Health:
     """The running bot's vital signs; `mark_update()` on every update received.
 
-    *Ready* (``GET /readyz``): the store takes and commits a write transaction. *Live*
+    *Ready* (``GET /readyz``): a player's press can be saved now. The probe rewrites its
+    own row (``readiness``) with `PROBE_BYTES` fresh random bytes and commits, the way a
+    press commits: a full disk, a read-only file system or a database locked by another
+    process refuse it as they would refuse the press. *Live*
     (``GET /livez``): the event loop answers (or nothing would), and updates come in:
     with long polling, getUpdates answered (`mark_fetch`) within ``stale_after`` seconds;
     with a webhook, an update arrived within that bound, or Telegram says none is waiting
@@ -69,6 +77,8 @@ class Health:
         self.pending: tuple[float, int] | None = None
         """When Telegram last said how many updates wait for the webhook, and how many."""
         self._checked: tuple[float, bool] | None = None
+        self.ready: bool | None = None
+        """The outcome of the last readiness probe (None before the first)."""
         self._checking: asyncio.Task[bool] | None = None
 
     def mark_update(self) -> None:
@@ -100,12 +110,13 @@ class Health:
         return False, f"no update has arrived for {int(now - last)} s{waiting}"
 
     async def database_ok(self) -> bool:
-        """The file is writable and the store takes (and commits) a write transaction.
+        """The file is writable and the store commits the probe's fresh bytes.
 
-        The file is looked at every time; the transaction is tried at most every
+        The file is looked at every time; the probe is written at most every
         `DB_CHECK_TTL` seconds.
         """
         if not database_writable(self.database):
+            self.ready = False
             return False
         now = self._clock()
         if self._checked is not None and now - self._checked[0] < DB_CHECK_TTL:
@@ -114,15 +125,16 @@ class Health:
             self._checking = asyncio.ensure_future(self._check())
         ok = await asyncio.shield(self._checking)
         self._checked = (self._clock(), ok)
+        self.ready = ok
         return ok
 
     async def _check(self) -> bool:
         store = self._store()
         if store is None:
             return False
+        stamp = int(self._wall())
         try:
-            # BEGIN IMMEDIATE takes the write lock; an empty COMMIT writes nothing.
-            await store.db.write(_nothing)
+            await store.db.write(lambda conn: _probe(conn, stamp))
         except (StoreError, OSError):
             return False
         return True
@@ -143,5 +155,8 @@ class Health:
         }
 
 
-async def _nothing(conn: object) -> None:
-    """A unit of work that writes nothing: only the transaction around it is tested."""
+async def _probe(conn: Conn, at: int) -> None:
+    """Rewrite the probe's one row with fresh bytes (the row is replaced, never added)."""
+    await execute(conn, "INSERT INTO readiness (id, at, bytes) VALUES (1, ?, ?)"
+                        " ON CONFLICT (id) DO UPDATE SET at = excluded.at, bytes = excluded.bytes",
+                  (at, secrets.token_bytes(PROBE_BYTES)))

@@ -3,10 +3,19 @@
 The backup is copied next to the database with the ``backup`` command's function
 (SQLite's backup API and an integrity check), audited, and its schema compared with the
 one the bot's migrations make (every table, index and trigger, word for word); only a
-copy that passes all three replaces the database. The database it replaces is kept
-beside it (``svara.sqlite3.before-restore-<time>``, with its journal files). The whole
-restore holds the database's lock: it refuses while a bot runs on that file, and a bot
-started meanwhile refuses to start.
+copy that passes all three, and the check of the rows a player relies on besides the
+chips (`bot.ops.contents`: table secrets, hands and their fairness proofs), replaces the
+database. The database it replaces is kept beside it
+(``svara.sqlite3.before-restore-<time>``, with its journal files). The whole restore holds
+the database's lock: it refuses while a bot runs on that file, and a bot started
+meanwhile refuses to start.
+
+Litestream (continuous replication, see the README) adds two tables of its own to the
+live database, ``_litestream_seq`` and ``_litestream_lock``; every backup of a replicated
+database and every Litestream restore carries them. A restore recognises them (by name
+and by their exact SQL) and leaves them out: they describe the replication of the file
+that is being replaced, and Litestream writes them anew, with a new generation, when it
+next replicates the restored database. A table of any other shape stays "not the bot's".
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from typing import TextIO
 
 import aiosqlite
 
+from bot.ops.contents import content_problems
 from bot.ops.lock import Busy, DatabaseLock
 from bot.store import cli
 from bot.store.audit import audit_file
@@ -31,6 +41,12 @@ from bot.store.migrations import LATEST, migrate
 from bot.store.sql import fetchall, read_only_uri
 
 SIDECARS = ("-wal", "-shm")
+
+REPLICATION_TABLES = {
+    "_litestream_seq": "CREATE TABLE _litestream_seq (id INTEGER PRIMARY KEY, seq INTEGER)",
+    "_litestream_lock": "CREATE TABLE _litestream_lock (id INTEGER)",
+}
+"""Litestream's own tables, as it creates them (v0.3 and v0.5), by name."""
 
 
 def restore(
@@ -77,6 +93,7 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
         print(f"restore: {backup} is not a usable backup: {said.getvalue().strip()}", file=err)
         partial.unlink(missing_ok=True)
         return 1
+    left_out = _leave_out_replication(partial)
     problem = _check_copy(partial)
     if problem is not None:
         print(f"restore: {backup} {problem}; nothing was changed", file=err)
@@ -95,9 +112,31 @@ def _restore_locked(backup: Path, database: Path, now: float, out: TextIO,
     _sync_folder(database.parent)
     report = run_sync(audit_file(str(database)))
     print(f"restored {backup} into {database}; {report.summary()}", file=out)
+    if left_out:
+        print(f"left out Litestream's own tables ({', '.join(left_out)}); it starts a new "
+              "generation when it next replicates this database", file=out)
     if kept is not None:
         print(f"the database it replaced is kept at {kept}", file=out)
     return 0
+
+
+def _leave_out_replication(copy: Path) -> list[str]:
+    """Drop Litestream's own tables from ``copy`` (a fresh file of the restore's own);
+    the names dropped. A table with such a name but other SQL is kept, to be refused."""
+    conn = sqlite3.connect(copy, isolation_level=None)
+    try:
+        found = {str(r[0]): str(r[1]) for r in conn.execute(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'table'")}
+        dropped = sorted(n for n, sql in found.items() if REPLICATION_TABLES.get(n) == sql)
+        if dropped:
+            conn.execute("BEGIN")
+            for name in dropped:
+                conn.execute(f'DROP TABLE "{name}"')
+            conn.execute("COMMIT")
+            conn.execute("VACUUM")
+    finally:
+        conn.close()
+    return dropped
 
 
 def _free_name(database: Path, now: float) -> Path:
@@ -135,6 +174,10 @@ def _check_copy(path: Path) -> str | None:
                 f"(schema {version}: {shown})")
     if not report.ok:
         return f"fails the audit ({report.summary()})"
+    contents = content_problems(path)
+    if contents:
+        shown = "; ".join(contents[:3]) + (" ..." if len(contents) > 3 else "")
+        return f"holds rows that do not say what was played ({shown})"
     return None
 
 

@@ -15,6 +15,8 @@ and a second webhook silently takes every update from the first. So:
   waiting tells `Health` whether a silence means "quiet" or "stuck".
 
 A stop for one of these reasons ends the process like a failed start: one line, exit 1.
+A clean stop in webhook mode removes the webhook it set (`remove_own_webhook`), so the
+next start may poll; updates sent meanwhile wait at Telegram for that start.
 """
 
 from __future__ import annotations
@@ -66,6 +68,24 @@ async def check_token_is_free(app: AnyApp, webhook_url: str | None,
     if theirs and theirs != (webhook_url or ""):
         log.warning("taking over the webhook %s (SVARA_WEBHOOK_TAKE_OVER)", _where(theirs))
     return int(info.pending_update_count or 0)
+
+
+async def remove_own_webhook(app: AnyApp, webhook_url: str) -> bool:
+    """At a clean stop: delete the webhook if it is still ``webhook_url`` (never another
+    process's); whether it was removed. A failure is one warning: the next start in
+    webhook mode sets it again, and one that polls says how to take it over."""
+    try:
+        info = await app.bot.get_webhook_info()
+        if (info.url or "") != webhook_url:
+            return False
+        await app.bot.delete_webhook(drop_pending_updates=False)
+    except TelegramError as err:
+        log.warning("could not remove this bot's webhook %s at the stop: %s",
+                    _where(webhook_url), err)
+        return False
+    log.info("removed this bot's webhook %s; updates wait at Telegram for the next start",
+             _where(webhook_url))
+    return True
 
 
 class Watch:

@@ -162,6 +162,7 @@ class WebServer:
 
     async def _metrics(self, request: web.Request) -> web.StreamResponse:
         assert self.metrics is not None
+        await self.health.database_ok()  # svara_ready says what a press would meet now
         body = self.metrics.render()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
 

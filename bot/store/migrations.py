@@ -402,6 +402,19 @@ _V15_RESULTS_DUE: tuple[Step, ...] = (
     "CREATE INDEX tables_results_due ON tables (id) WHERE results_due = 1",
 )
 
+_READINESS_PROBE: tuple[Step, ...] = (
+    # One row the readiness probe rewrites with fresh bytes every few seconds: a commit of
+    # it proves a press could be saved now (a full disk, a read-only file system or a
+    # locked database refuse it as they would refuse the press). See bot/ops/health.py.
+    """
+    CREATE TABLE readiness (
+        id    INTEGER PRIMARY KEY CHECK (id = 1),
+        at    INTEGER NOT NULL,
+        bytes BLOB    NOT NULL CHECK (length(bytes) <= 4096)
+    )
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -421,6 +434,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                   " chips queued for the next hand",
               _V14_GIFTS),
     Migration(15, "a closed table's results message still to be delivered", _V15_RESULTS_DUE),
+    Migration(16, "the readiness probe's own row", _READINESS_PROBE),
 )
 LATEST = len(MIGRATIONS)
 

@@ -229,9 +229,9 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         entry.main(["--version"])
     assert caught.value.code == 0
-    from importlib.metadata import version
+    from bot.ops.version import SCHEMA, VERSION
 
-    assert capsys.readouterr().out.strip() == f"svara-bot {version('svara-bot')}"
+    assert capsys.readouterr().out.strip() == f"svara-bot {VERSION} (schema {SCHEMA})"
 
 
 def test_python_dash_m_bot_version(tmp_path: Path) -> None:

@@ -15,14 +15,51 @@ from tests.bot.proc import REPO
 UNIT = REPO / "deploy" / "svara-bot.service"
 
 
+def sections(text: str) -> dict[str, dict[str, list[str]]]:
+    """The unit's directives by section (a directive may be given more than once)."""
+    found: dict[str, dict[str, list[str]]] = {}
+    section = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        found.setdefault(section, {}).setdefault(key, []).append(value)
+    return found
+
+
 def test_the_unit_restarts_keeps_state_and_reads_the_token_from_a_file() -> None:
     text = UNIT.read_text(encoding="utf-8")
     for line in ("Restart=on-failure", "StateDirectory=svara-bot",
                  "EnvironmentFile=/etc/svara-bot.env",
-                 "Environment=SVARA_DATABASE=/var/lib/svara-bot/svara.sqlite3",
                  "ExecStart=/opt/svara/bin/python -m bot"):
         assert line in text.splitlines(), line
     assert "SVARA_BOT_TOKEN=" not in text.replace("# ", "").split("[Unit]")[1]
+
+
+def test_the_unit_never_gives_up_and_waits_between_tries() -> None:
+    unit = sections(UNIT.read_text(encoding="utf-8"))
+    # StartLimitIntervalSec=0: no start limit, so a second copy on the token that lives
+    # for minutes never leaves the unit failed for good.
+    assert unit["Unit"].get("StartLimitIntervalSec") == ["0"]
+    assert "StartLimitBurst" not in unit["Unit"]
+    assert unit["Service"]["Restart"] == ["on-failure"]
+    assert int(unit["Service"]["RestartSec"][0]) >= 30
+
+
+def test_operator_commands_read_the_same_settings_as_the_unit() -> None:
+    text = UNIT.read_text(encoding="utf-8")
+    unit = sections(text)
+    # Every setting is in the env file, none in the unit: `--env-file` finds the database.
+    assert not [v for v in unit["Service"].get("Environment", []) if v.startswith("SVARA_")]
+    assert "SVARA_DATABASE=/var/lib/svara-bot/svara.sqlite3" in text  # the install step
+    assert "svara-bot status --env-file /etc/svara-bot.env" in text
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "svara-bot status --env-file /etc/svara-bot.env" in readme
+    assert "StartLimitIntervalSec=0" in readme
 
 
 def test_systemd_analyze_verify(tmp_path: Path) -> None:

@@ -110,3 +110,58 @@ async def test_a_webhook_taken_over_while_running_stops_the_bot(
     assert line.startswith("Stopped: Telegram now sends this bot's updates to "
                            "https://elsewhere.example/hook")
     assert "another process took over" in line
+
+
+async def test_webhook_then_polling_after_a_clean_stop_starts_cleanly(tmp_path: Path) -> None:
+    async with SandboxServer(World(token=TOKEN)) as server:
+        port = closed_port()
+
+        def settings(webhook: bool) -> Settings:
+            return Settings(bot_token=SecretStr(TOKEN), api_base_url=server.base_url,
+                            database=tmp_path / "svara.sqlite3", rate_limit=False,
+                            webhook_url=f"http://127.0.0.1:{port}/hook" if webhook else None,
+                            webhook_listen="127.0.0.1", webhook_port=port,
+                            _env_file=None)  # type: ignore[call-arg]
+
+        stop = asyncio.Event()
+        hooked = asyncio.create_task(serve(settings(webhook=True), stop, signals=False))
+        async with asyncio.timeout(WAIT):
+            while not server.webhook.url:
+                assert not hooked.done()
+                await asyncio.sleep(0.02)
+        stop.set()  # a clean stop (SIGTERM does the same)
+        await asyncio.wait_for(hooked, WAIT)
+        assert server.webhook.url == ""  # its own webhook went with it
+
+        # The operator goes back to long polling: the start is not refused.
+        stop = asyncio.Event()
+        polling = asyncio.create_task(serve(settings(webhook=False), stop, signals=False))
+        async with asyncio.timeout(WAIT):
+            while not any(c.method == "getUpdates" for c in server.transcript.calls):
+                assert not polling.done(), polling.exception()
+                await asyncio.sleep(0.02)
+        stop.set()
+        await asyncio.wait_for(polling, WAIT)
+
+
+async def test_a_stop_never_removes_a_webhook_that_is_not_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watch, "WEBHOOK_CHECK", 0.2)
+    async with SandboxServer(World(token=TOKEN)) as server:
+        port = closed_port()
+        settings = Settings(
+            bot_token=SecretStr(TOKEN), api_base_url=server.base_url,
+            database=tmp_path / "w.sqlite3", rate_limit=False,
+            webhook_url=f"http://127.0.0.1:{port}/hook", webhook_listen="127.0.0.1",
+            webhook_port=port, _env_file=None,  # type: ignore[call-arg]
+        )
+        task = asyncio.create_task(serve(settings, asyncio.Event(), signals=False))
+        async with asyncio.timeout(WAIT):
+            while not server.webhook.url:
+                assert not task.done()
+                await asyncio.sleep(0.02)
+        await call(server, "setWebhook", url="https://elsewhere.example/hook")
+        with pytest.raises(StartupError):
+            await asyncio.wait_for(task, WAIT)
+        assert server.webhook.url == "https://elsewhere.example/hook"

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import aiohttp
@@ -148,6 +149,7 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
     before = figures((await get(running.base + "/metrics"))[1])
     assert before[("svara_hands_settled_total", ())] == 0
     assert before[("svara_open_tables", ())] == 0
+    assert before[("svara_outbox_messages_lost_total", ())] == 0  # there before any loss
 
     ana, boris = tg.world.user("Ana"), tg.world.user("Boris")
     group = tg.world.group("Metrics night", members=[ana, boris])
@@ -177,8 +179,10 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
     assert after[("svara_telegram_429_total", (("method", "editMessageText"),))] == 1
     assert 0 <= after[("svara_last_update_age_seconds", ())] < 30
     # The card messages went out through the sending path, and nothing was lost.
-    assert after[("svara_outbox_messages_sent", ())] >= 2
-    assert after.get(("svara_outbox_messages_lost", ()), 0) == 0
+    assert after[("svara_outbox_messages_sent_total", ())] >= 2
+    assert after[("svara_outbox_messages_lost_total", ())] == 0
+    assert after[("svara_saves_refused_total", ())] == 0
+    assert after[("svara_ready", ())] == 1
     assert ("svara_outbox_screens_waiting", ()) in after
 
     running.proc.send_signal(signal.SIGTERM)
@@ -196,4 +200,5 @@ async def test_metrics_parse_and_move_when_a_hand_is_played(running: Running) ->
     assert len(joined) == 2 and all(e["table"] == 1 for e in joined)
     (settled,) = [e for e in events if " settled " in e["message"]]
     assert "pot 20" in settled["message"] and settled["hand"] == 1
+    assert settled["table"] == 1 and datetime.fromisoformat(settled["time"]).utcoffset() is not None
     assert [i for i in infos if "429 too many requests on editMessageText" in i["message"]]
