@@ -837,7 +837,7 @@ class Games:
 
             hand_id, number = await self.store.hands.open_numbered(
                 live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds),
-                wait=first_wait)
+                seats=deal.seats, wait=first_wait)
         except StoreError as err:
             log.warning("table %s: could not open a hand: %s", live.id, err)
             await self.reload(live)
@@ -946,8 +946,8 @@ class Games:
         await self.store.tables.close(live.id, reveal=live.settings.reveal,
                                       results=live.played > 0)
         live.hand = None
-        if live.settings.reveal:
-            live.table_secret = await fairness.revealed(self.store, live.id)
+        # The reveal fixed when the table opened decides, not today's setting.
+        live.table_secret = await fairness.revealed(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.results = await self._results(live)

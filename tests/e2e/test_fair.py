@@ -30,6 +30,9 @@ from tests.e2e.test_history import reply, steady_clock
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "FAIRNESS.md"
 VERIFY = "https://example.org/verify.html"
 HEX64 = r"[0-9a-f]{64}"
+SEED_SET = ("Your seed is now {seed} ({short} in /hand). It counts at every table where you "
+            "have not been dealt a hand yet; where you have, your seed stays until the table "
+            "closes. Best: set it after a table opens, before its first deal.")
 OPENING = re.compile(r"(\d+)\|(\w\w)\|([0-9a-f]{32})")
 
 
@@ -152,9 +155,8 @@ async def play_story(bed: Bed) -> Played:
     else:
         raise AssertionError("no seed tells the story")
     for p in players:
-        assert await reply(bed, p, p.dm, f"/seed {seeds[p.id]}") == [
-            f"Your seed is now {seeds[p.id]} (SHA-256 {sha(seeds[p.id])}): it is mixed into "
-            "every deal at your tables from the next one on."]
+        assert await reply(bed, p, p.dm, f"/seed {seeds[p.id]}") == [SEED_SET.format(
+            seed=seeds[p.id], short=sha(seeds[p.id])[:8] + "…")]
 
     assert await bed.press(ana, group, "Start") is None
     await act(bed, group, by_id, 1)  # no blind: the cards go out
@@ -307,16 +309,15 @@ async def test_seed_shows_sets_and_refuses_plainly(bed: Bed) -> None:
     steady_clock(bed)
     await ana.start_bot()
     assert await reply(bed, ana, ana.dm, "/seed") == [
-        "You have no seed yet: a random one is drawn for you at your first deal. Set your "
-        "own with /seed TEXT."]
+        "You have no seed of your own: at each table you get one that follows from its "
+        "secret. Set your own with /seed TEXT."]
     for bad in ("/seed " + "x" * 65, "/seed tab\there"):
         assert await reply(bed, ana, group, bad) == [
-            "Use /seed TEXT: 1 to 64 characters of your own, mixed into every deal at your "
-            "tables from the next one on."], bad
+            "Use /seed TEXT: 1 to 64 characters of your own, mixed into the deals at every "
+            "table where you have not been dealt a hand yet."], bad
     assert await bed.store.fairness.seed(ana.id) is None  # nothing changed
-    said = await reply(bed, ana, group, "/seed <b>my</b> & words")
-    assert said == [f"Your seed is now <b>my</b> & words (SHA-256 {sha('<b>my</b> & words')}): "
-                    "it is mixed into every deal at your tables from the next one on."]
+    words = "<b>my</b> & words"
+    said = await reply(bed, ana, group, f"/seed {words}")
+    assert said == [SEED_SET.format(seed=words, short=sha(words)[:8] + "…")]
     assert await reply(bed, ana, ana.dm, "/seed") == [
-        f"Your seed: <b>my</b> & words\nIts SHA-256, as the proof of each hand shows it: "
-        f"{sha('<b>my</b> & words')}\nChange it any time with /seed TEXT."]
+        f"Your seed: {words} ({sha(words)[:8]}… in /hand).\nChange it with /seed TEXT."]
