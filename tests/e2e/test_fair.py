@@ -126,6 +126,10 @@ class Played:
     """From the closed table."""
     link: str
     """From /hand 1."""
+    answer: list[str]
+    """The text of /hand 1's messages."""
+    seen: dict[str, str]
+    """Each player's card messages, as he saw them (their text, one after the other)."""
 
 
 async def play_story(bed: Bed) -> Played:
@@ -184,7 +188,10 @@ async def play_story(bed: Bed) -> Played:
     await boris.send(group, "/hand 1")
     await bed.idle()
     answer = group.bot_messages()[before:]
-    return Played(players, seeds, table_commitment, every, secret, hand_link(answer))
+    seen = {p.name: "\n\n".join(m.text or "" for m in p.inbox if "Points:" in (m.text or ""))
+            for p in players}
+    return Played(players, seeds, table_commitment, every, secret, hand_link(answer),
+                  [m.text or "" for m in answer[1:]], seen)
 
 
 async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
@@ -261,9 +268,27 @@ PAGE = DOCS.parent / "verify.html"
 BROWSER = CHROMIUM.exists() and DRIVER.exists()
 
 
+def without_secret(fragment: str) -> str:
+    return "&".join(part for part in fragment.split("&") if not part.startswith("s="))
+
+
+def swapped(fragment: str, first: int, second: int) -> str:
+    """The proof with two places' seals of the deal swapped and its seal recomputed: what
+    a forger can do to cards nobody opened."""
+    f = dict(part.split("=", 1) for part in fragment.split("&"))
+    raw = bytearray(base64.urlsafe_b64decode(f["h1"] + "=" * (-len(f["h1"]) % 4)))
+    a, b = slice(32 * (first - 1), 32 * first), slice(32 * (second - 1), 32 * second)
+    raw[a], raw[b] = raw[b], raw[a]
+    f["h1"] = base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("=")
+    f["c1"] = sha(" ".join(bytes(raw[q:q + 32]).hex() for q in range(0, 1024, 32)))
+    return "&".join(f"{k}={v}" for k, v in f.items())
+
+
 async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
-    """docs/verify.html in headless Chromium: a played hand's link verifies, position by
-    position; the same link with one card changed does not."""
+    """docs/verify.html in headless Chromium: a played hand verifies in full only with what
+    its player saw; the reply text works as the link does; before the secret is out the
+    page says what it cannot check yet and never shows green; a changed card, a forged
+    deck seal and an unknown version are refused."""
     pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
     if not BROWSER:
         pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver")
@@ -275,6 +300,7 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
     played = await play_story(bed)
     fragment = played.link.partition("#")[2]
     tampered, position = tamper(fragment)
+    boris = played.players[1]
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
@@ -286,19 +312,55 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
             lambda d: d.find_element(By.ID, "verdict").get_attribute("data-ok") == wanted)
         return str(driver.find_element(By.ID, "verdict").text)
 
+    def paste(proof: str, seen: str = "", seed: str = "") -> None:
+        driver.get(PAGE.as_uri())
+        for name, value in (("input", proof), ("seen", seen), ("seed", seed)):
+            box = driver.find_element(By.ID, name)
+            driver.execute_script("arguments[0].value = arguments[1];", box, value)
+        driver.find_element(By.ID, "run").click()
+
+    def notes() -> str:
+        return str(driver.find_element(By.ID, "notes").text)
+
     try:
+        # The link alone: every card checks, but nothing was compared with what was seen.
         driver.get(f"{PAGE.as_uri()}#{fragment}")
-        assert verdict("true").startswith("Verified: all")
+        assert verdict("partial").startswith("Checked so far")
         for round_no in (1, 2):
             rows = driver.find_elements(By.CSS_SELECTOR, f'table[data-round="{round_no}"] tr.ok')
             assert len(rows) == 32, round_no
         assert "✓" in driver.find_element(By.ID, "secret").text
+        assert "was not compared with what you saw" in notes()
+
+        # With Boris's card messages and seed: in full. The same from the reply's text.
+        seen, seed = played.seen[boris.name], played.seeds[boris.id]
+        paste(played.link, seen, seed)
+        assert verdict("true").startswith("Verified: all")
+        assert "Boris's seed" in driver.find_element(By.ID, "seat").text
+        paste("\n\n".join(played.answer), seen, seed)
+        assert verdict("true").startswith("Verified: all")
+
+        # Before the secret is out: checked so far, with what is not, never green.
+        paste(without_secret(fragment), seen, seed)
+        assert verdict("partial").startswith("Checked so far")
+        assert "the players' seeds, the deal number" in notes()
+        # Two unopened places swapped, the seal recomputed: the card message's seal differs.
+        shown = {int(o.split("-")[0]) for o in fields(played.link)["o1"].split(".")}
+        own = {int(m[1]) for m in OPENING.finditer(seen)}
+        free = [p for p in range(1, 33) if p not in shown | own]
+        paste(swapped(without_secret(fragment), free[0], free[1]), seen, seed)
+        assert verdict("false").startswith("Not verified")
+        assert "you saw is in no round of this proof" in notes()
 
         driver.get(f"{PAGE.as_uri()}#{tampered}")
         assert verdict("false").startswith("Not verified")
         bad = driver.find_elements(By.CSS_SELECTOR, 'table[data-round="1"] tr.bad')
         assert [row.get_attribute("data-position") for row in bad] == [str(position)]
         assert len(driver.find_elements(By.CSS_SELECTOR, 'table[data-round="2"] tr.ok')) == 32
+
+        driver.get(f"{PAGE.as_uri()}#{fragment.replace('v=2', 'v=3', 1)}")
+        assert "version 3 of the dealing scheme, which this page does not know" in verdict(
+            "false")
     finally:
         driver.quit()
 

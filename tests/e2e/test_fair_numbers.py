@@ -73,3 +73,35 @@ async def test_reveal_off_keeps_the_table_secret(bed: Bed) -> None:
     assert any("This table keeps its secret (setting reveal off)" in a for a in answer), answer
     row = await bed.store.db.fetchone("SELECT revealed FROM table_secrets")
     assert row is not None and int(row[0]) == 0
+
+
+async def test_reveal_is_fixed_when_the_table_opens(bed: Bed) -> None:
+    """An admin who switches the reveal off while his table plays keeps nothing secret:
+    the table reveals as it opened, so its hands can all be recomputed."""
+    bed.derive = True
+    bed.overrides["next_hand_delay"] = 0.3
+    await bed.restart()
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    steady_clock(bed)
+    lobby = await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    await fold_a_hand(bed, group, ana, boris)
+    said = await reply(bed, ana, group, "/settings reveal off")
+    assert said and said[0].startswith("Saved."), said
+    await bed.tg.world.wait_for(lambda: bed.live(group).hand_no == 2, timeout=5,
+                                what="the second hand")
+    await bed.idle()
+    await fold_a_hand(bed, group, ana, boris)  # the second hand deals with the new settings
+    assert not bed.live(group).settings.reveal
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    row = await bed.store.db.fetchone("SELECT secret, revealed FROM table_secrets")
+    assert row is not None and int(row[1]) == 1
+    assert f"🔓 Table secret: {row[0]}" in (lobby.text or "")
+    answer = await reply(bed, boris, group, "/hand 2")
+    assert any("The table secret is out" in a for a in answer), answer
+    # The next table opens with the reveal off, and keeps its secret.
+    await bed.open_table(group, ana, boris)
+    row = await bed.store.db.fetchone("SELECT reveal FROM table_secrets ORDER BY table_id DESC")
+    assert row is not None and int(row[0]) == 0
