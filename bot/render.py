@@ -847,7 +847,7 @@ def proof_texts(tr: Translator, names: dict[int, str], played: PlayedHand,
             lines.append(tr.gettext("The table secret is out: every card of every deal can "
                                     "be checked."))
         elif proof.closed:
-            lines.append(tr.gettext("This table keeps its secret (setting reveal off): folded "
+            lines.append(tr.gettext("This table keeps its secret (chosen when it opened): folded "
                                     "cards stay private for good and the deals cannot be "
                                     "recomputed; the shown cards still check."))
         else:

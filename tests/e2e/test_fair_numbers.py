@@ -70,7 +70,7 @@ async def test_reveal_off_keeps_the_table_secret(bed: Bed) -> None:
     assert "🔓" not in last and "🔐 Table: " in last, last
     answer = await reply(bed, boris, group, "/hand 1")
     assert not any("Table secret" in a for a in answer), answer
-    assert any("This table keeps its secret (setting reveal off)" in a for a in answer), answer
+    assert any("This table keeps its secret (chosen when it opened)" in a for a in answer), answer
     row = await bed.store.db.fetchone("SELECT revealed FROM table_secrets")
     assert row is not None and int(row[0]) == 0
 
@@ -105,3 +105,43 @@ async def test_reveal_is_fixed_when_the_table_opens(bed: Bed) -> None:
     await bed.open_table(group, ana, boris)
     row = await bed.store.db.fetchone("SELECT reveal FROM table_secrets ORDER BY table_id DESC")
     assert row is not None and int(row[0]) == 0
+
+
+FIELD = re.compile(r"(?:^|[\s&#>])(v|n|a|t|k|p|q|f|g|s|[cdho][0-9]{1,2})=([^\s&#<>\"]*)")
+TECHNICAL = re.compile(r"nonce|hash|sha-?256|нонс|хеш", re.I)
+
+
+async def test_the_hand_reply_speaks_plain_words_and_still_carries_the_proof(bed: Bed) -> None:
+    """/hand N in English and Bulgarian: no technical word and no 64-digit hash outside
+    the folded blocks, and the messages' text alone holds the whole proof, which checks."""
+    from tests.e2e.test_fair import docs_checker
+
+    check = docs_checker()["check"]
+    bed.derive = True
+    await bed.restart()
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    steady_clock(bed)
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    await fold_a_hand(bed, group, ana, boris)
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    for language, label in (("en", "For the checking page:"), ("bg", "За страницата за проверка:")):
+        await reply(bed, ana, group, f"/language {language}")
+        before = len(group.bot_messages())
+        await boris.send(group, "/hand 1")
+        await bed.idle()
+        messages = group.bot_messages()[before + 1:]  # after the hand's story: its proof
+        assert len(messages) == 2, [m.text for m in messages]
+        fields: dict[str, str] = {}
+        for message in messages:
+            text = message.text or ""
+            assert "expandable_blockquote" in {e.get("type") for e in message.entities}
+            read, _, folded = text.partition(label)
+            assert folded, text
+            assert not TECHNICAL.search(read), read
+            assert not re.search(r"[0-9a-f]{64}", read), read
+            fields.update({m[1]: m[2] for m in FIELD.finditer(folded)})
+        assert fields["v"] == "2" and "s" in fields
+        assert check("&".join(f"{k}={v}" for k, v in fields.items())) is True
