@@ -21,6 +21,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from bot.store.errors import StorageFailure
+
 SUFFIX = ".deals"
 
 
@@ -71,8 +73,12 @@ class DealJournal:
 
     async def take(self, commitment: str, at_least: int) -> int:
         """The number of the table's next deal: ``at_least`` (what the database counts), or
-        more if the journal has handed out that many already; recorded before it returns."""
-        return await asyncio.to_thread(self._take, commitment, at_least)
+        more if the journal has handed out that many already; recorded before it returns.
+        `StorageFailure` if the journal cannot be written: then nothing is dealt."""
+        try:
+            return await asyncio.to_thread(self._take, commitment, at_least)
+        except sqlite3.Error as err:
+            raise StorageFailure(f"the deal journal {self.path}: {err}") from err
 
     def close(self) -> None:
         with self._lock:

@@ -145,3 +145,35 @@ async def test_the_hand_reply_speaks_plain_words_and_still_carries_the_proof(bed
             fields.update({m[1]: m[2] for m in FIELD.finditer(folded)})
         assert fields["v"] == "2" and "s" in fields
         assert check("&".join(f"{k}={v}" for k, v in fields.items())) is True
+
+
+async def test_a_skipped_deal_number_shows_in_hand_and_its_proof(bed: Bed) -> None:
+    """A deal number handed out for a hand that was never kept (a redraw) is not silent:
+    /hand N of the next hand names the missing deal, and its proof lists it (``g``)."""
+    bed.derive = True
+    bed.overrides["next_hand_delay"] = 0.3
+    bed.overrides["verify_url"] = "https://example.org/verify"
+    await bed.restart()
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    steady_clock(bed)
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    table = bed.live(group).id
+    commitment = (await bed.store.fairness.table(table)).commitment
+    await fold_a_hand(bed, group, ana, boris)
+    # As if the next deal's hand failed to be stored: its number is used up all the same.
+    assert await bed.store.fairness.journal.take(commitment, 2) == 2
+    await bed.tg.world.wait_for(lambda: bed.live(group).hand_no == 2, timeout=5,
+                                what="the second hand")
+    await bed.idle()
+    await fold_a_hand(bed, group, ana, boris)
+    answer = await reply(bed, boris, group, "/hand 2")
+    assert "Deal 3 at this table." in answer[1], answer
+    assert "⚠️ This table has no record of its deals 2: a deal that was not kept" in answer[1]
+    link = next(str(e["url"]) for m in group.bot_messages()[-3:] for e in m.entities
+                if e.get("type") == "text_link")
+    fields = dict(part.split("=", 1) for part in link.partition("#")[2].split("&"))
+    assert (fields["k"], fields["g"]) == ("3", "2")
+    answer = await reply(bed, boris, group, "/hand 1")
+    assert "⚠️" not in answer[1] and "Deal 1 at this table." in answer[1]

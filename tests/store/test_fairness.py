@@ -15,7 +15,8 @@ from bot.fairness import next_deal
 from bot.ops.restore import restore
 from bot.store import Store
 from bot.store.cli import backup
-from bot.store.errors import BadInput
+from bot.store.errors import BadInput, StorageFailure
+from bot.store.journal import journal_path
 from bot.store.migrations import MIGRATIONS, migrate
 from engine import Hand, SeatIn
 from tests.store.conftest import RULES, play_hand, play_out, seated_table, start_hand
@@ -172,5 +173,20 @@ async def test_a_restored_backup_never_deals_a_seen_deck(tmp_path: Path) -> None
         # The numbers the lost hands had are skipped, and the proof shows the gap.
         assert proof is not None and proof.nonce == 4 and proof.missing == (2, 3)
         assert (await store.audit()).ok
+    finally:
+        await store.close()
+
+
+async def test_a_deal_journal_that_cannot_be_written_deals_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "svara.sqlite3"
+    store = await Store.open(path)
+    try:
+        table = await seated_table(store, players=2)
+        await store.fairness.table(table.id)
+        store.fairness.journal.close()
+        journal_path(path).unlink(missing_ok=True)
+        journal_path(path).mkdir()  # where the file should be: nothing can be written
+        with pytest.raises(StorageFailure):
+            await next_deal(store, table.id, [1, 2])
     finally:
         await store.close()
