@@ -350,6 +350,7 @@ class Tables:
         rules: str | Mapping[str, Any],
         buy_in: int,
         wallet_name: str,
+        draw: Callable[[], str] | None = None,
     ) -> Table:
         """Open a practice table in the user's private chat, seated and bought in.
 
@@ -393,6 +394,8 @@ class Tables:
                                          at=now, memo="practice chips")
             for player in (user_id, *(c for c, _ in computers)):
                 await _sit(conn, table_id, player, buy_in, buy_in, at=now)
+            if draw is not None:  # the secret comes before its first deal, as at a group's
+                await table_secret(conn, table_id, draw, reveal=_reveal_of(text))
             return await get_table(conn, table_id)
 
         return await self._db.write(work)
