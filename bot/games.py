@@ -106,6 +106,9 @@ class Live:
     table_commitment: str = ""
     table_secret: str | None = None
     """Revealed when the table closes (see bot.fairness)."""
+    seeds: tuple[str, ...] = ()
+    """The seats' seed hashes the hand in play was dealt from, in seat order: each card
+    message lists them, so the seeds are on record before the hand is played."""
     cards_due: int = 0
     """Rounds of the hand in play whose cards went out but are not yet written as sent:
     written with the hand's next step (or at a clean stop). After a crash in between they
@@ -844,6 +847,7 @@ class Games:
             raise errors.StoreBusy() from None
         live.last, live.last_id = live.outcome, live.hand_no
         live.hand, live.hand_id, live.hand_no = hand, hand_id, number
+        live.seeds = deal.seeds if fixed is None else ()
         live.cards_due = 0
         if began:
             live.wait = live.stored_wait = began[0]
@@ -907,7 +911,8 @@ class Games:
         """The private cards of the round `dealt` opened (earlier rounds no longer matter)."""
         rounds = sum(1 for e in hand.events if isinstance(e, Dealt))
         # Computer players sit with negative ids (bot.store.practice): they have no chat.
-        hands = [h for h in private_hands(hand, dealt.seats, live.hand_no) if h.player > 0]
+        hands = [h for h in private_hands(hand, dealt.seats, live.hand_no, live.seeds)
+                 if h.player > 0]
         letters = [(h, await self._speaks_or(h.player, live.language)) for h in hands]
         self.outbox.send_cards(live, letters, hand_id=live.hand_id, rounds=rounds)
 
@@ -1049,6 +1054,8 @@ class Games:
         if last is not None and last.status == "open":
             hand = Hand.replay(last.start, await self.store.hands.actions(last.id))
             live.hand, live.hand_id = hand, last.id
+            proof = await self.store.fairness.proof(last.id)
+            live.seeds = () if proof is None else proof.seeds
             live.table.resume_hand(hand)
             if hand.is_over:  # its last step was stored, its settling was not
                 await self.store.hands.settle(last.id, hand)

@@ -542,11 +542,15 @@ class PrivateHand:
     """(deck position, card, salt) of each of his cards: his part of the fairness proof."""
     round_no: int = 1
     """1 for the first deal of the hand, 2 for its first svara, and so on."""
+    seeds: tuple[str, ...] = ()
+    """The seats' seed hashes the hand was dealt from, in seat order (none: a hand dealt
+    without them)."""
 
 
-def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[PrivateHand]:
+def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int,
+                  seeds: tuple[str, ...] = ()) -> list[PrivateHand]:
     return [PrivateHand(hand.seats[s].player, hand_no, hand.cards(s), hand.points(s) or 0,
-                        hand.commitment, hand.openings(s), max(hand.round_no, 1))
+                        hand.commitment, hand.openings(s), max(hand.round_no, 1), seeds)
             for s in seats]
 
 
@@ -572,6 +576,10 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
         proof = [tr.gettext("Your cards in the deck (position|card|salt), to check "
                             "against the hand's proof afterwards:"),
                  *(f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings)]
+        if private.seeds:
+            # On record before the hand is played: nobody can change a seed afterwards.
+            proof += [tr.gettext("The seats' seeds this deal came from, in seat order:"),
+                      " ".join(f"<code>{h}</code>" for h in private.seeds)]
         lines.append("<blockquote expandable>" + "\n".join(proof) + "</blockquote>")
     return "\n".join(lines)
 

@@ -230,6 +230,8 @@ async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
             raw = f[f"h{r}"]
             hashes = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).hex()
             assert f"🔐 Deck: {commitments[r]}" in text.splitlines()
+            # The seats' seeds, on record in every card message before the hand is played.
+            assert " ".join(f["p"].split(".")) in text.splitlines(), text
             order = [int(s) for s in f[f"d{r}"].split(".")]
             held = [k + 1 for k in range(3 * len(order)) if order[k % len(order)] == seat]
             own = [OPENING.fullmatch(line) for line in text.splitlines()]
@@ -337,6 +339,7 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
         paste(played.link, seen, seed)
         assert verdict("true").startswith("Verified: all")
         assert "Boris's seed" in driver.find_element(By.ID, "seat").text
+        assert "your card message listed" in driver.find_element(By.ID, "seeds").text
         paste("\n\n".join(played.answer), seen, seed)
         assert verdict("true").startswith("Verified: all")
 
@@ -344,6 +347,12 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
         paste(without_secret(fragment), seen, seed)
         assert verdict("partial").startswith("Checked so far")
         assert "the players' seeds, the deal number" in notes()
+        # A seat's seed changed: the card messages listed the seeds before the hand.
+        f = fields(played.link)
+        forged = without_secret(fragment).replace(f["p"].split(".")[0], sha("forged"))
+        paste(forged, seen, seed)
+        assert verdict("false").startswith("Not verified")
+        assert "not the ones your card message listed" in notes()
         # Two unopened places swapped, the seal recomputed: the card message's seal differs.
         shown = {int(o.split("-")[0]) for o in fields(played.link)["o1"].split(".")}
         own = {int(m[1]) for m in OPENING.finditer(seen)}
