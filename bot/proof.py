@@ -11,7 +11,7 @@ takes the messages' text as well as the link. The fields:
   joined by ``,``);
 * ``t`` the table's commitment, ``k`` the deal number, ``p`` the seed hashes joined by
   ``.``; from version 2: ``q`` per seat the user id whose default seed it is (empty for a
-  seed of his own), ``f`` per seat the order his seed was fixed in, ``g`` the deal numbers
+  seed of his own), ``f`` per seat the deal number his seed was fixed at, ``g`` the deal numbers
   below ``k`` the table has no hand for (all joined by ``.``); ``s`` the table secret once
   it is revealed;
 * per round ``i`` (1, 2 ...): ``ci`` its commitment, ``hi`` its 32 position hashes as
@@ -59,7 +59,7 @@ def hand_fields(played: PlayedHand, names: dict[int, str]) -> list[tuple[str, st
                    ("p", ".".join(proof.seeds))]
         if version >= 2:
             fields += [("q", ".".join("" if d is None else str(d) for d in proof.defaults)),
-                       ("f", ".".join(map(str, proof.orders))),
+                       ("f", ".".join(map(str, proof.fixed))),
                        ("g", ".".join(map(str, proof.missing)))]
         if proof.secret is not None:
             fields.append(("s", proof.secret))

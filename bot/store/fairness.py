@@ -51,8 +51,8 @@ class SeatSeed:
     """SHA-256 of the seed, as the proof shows it."""
     default: int | None
     """The user id whose default seed (`engine.default_seed`) it is; None for his own."""
-    order: int
-    """1 for the first seed fixed at the table, 2 for the next ..."""
+    deal: int
+    """The number of the table's deal at which it was fixed (his first deal there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +80,8 @@ class HandProof:
     defaults: tuple[int | None, ...] = ()
     """Per seat: the user id whose default seed it is, None for a seed of his own
     (version 2 on)."""
-    orders: tuple[int, ...] = ()
-    """Per seat: the order in which the table fixed his seed (version 2 on)."""
+    fixed: tuple[int, ...] = ()
+    """Per seat: the deal number at which the table fixed his seed (version 2 on)."""
     missing: tuple[int, ...] = field(default=())
     """Deal numbers below this hand's that the table has no hand for (a deal whose hand
     was never stored, or numbers skipped after the database was restored)."""
@@ -135,30 +135,29 @@ async def stored_seeds(conn: Conn, user_ids: Sequence[int]) -> dict[int, str]:
 
 
 async def _table_seeds(conn: Conn, table_id: int) -> dict[int, SeatSeed]:
-    rows = await fetchall(conn, "SELECT user_id, seed_hash, own, seq FROM table_seeds"
+    rows = await fetchall(conn, "SELECT user_id, seed_hash, own, deal FROM table_seeds"
                                 " WHERE table_id = ?", (table_id,))
     return {int(r[0]): SeatSeed(str(r[1]), None if r[2] else int(r[0]), int(r[3]))
             for r in rows}
 
 
 async def fix_seeds(conn: Conn, table_id: int, secret: TableSecret, user_ids: Sequence[int],
-                    at: int) -> dict[int, SeatSeed]:
+                    deal: int, at: int) -> dict[int, SeatSeed]:
     """Each player's seed at the table; one seen here for the first time has his fixed
-    now, his /seed or else his default one, and kept for as long as the table lasts."""
+    now, at deal number ``deal``: his /seed or else his default one, kept for as long as
+    the table lasts."""
     fixed = await _table_seeds(conn, table_id)
     new = [u for u in dict.fromkeys(user_ids) if u not in fixed]
     if new:
         own = await stored_seeds(conn, new)
-        order = max((s.order for s in fixed.values()), default=0)
         for user_id in new:
-            order += 1
             text = own.get(user_id)
             seat = SeatSeed(seed_hash(text if text is not None
                                       else default_seed(secret.secret, user_id)),
-                            None if text is not None else user_id, order)
+                            None if text is not None else user_id, deal)
             await execute(conn, "INSERT INTO table_seeds (table_id, user_id, seed_hash, own,"
-                                " seq, fixed_at) VALUES (?, ?, ?, ?, ?, ?)",
-                          (table_id, user_id, seat.hash, int(text is not None), order, at))
+                                " deal, fixed_at) VALUES (?, ?, ?, ?, ?, ?)",
+                          (table_id, user_id, seat.hash, int(text is not None), deal, at))
             fixed[user_id] = seat
     return fixed
 
@@ -167,7 +166,7 @@ async def record_proof(conn: Conn, hand_id: int, nonce: int, seeds: Sequence[str
                        seats: Sequence[SeatSeed] | None = None) -> None:
     """Keep a hand's inputs; with ``seats`` (where each seed came from) as this version."""
     about = None if seats is None else json.dumps(
-        [{"d": s.default, "f": s.order} for s in seats], separators=(",", ":"))
+        [{"d": s.default, "f": s.deal} for s in seats], separators=(",", ":"))
     await execute(conn, "INSERT INTO hand_proofs (hand_id, nonce, seeds, version, seats)"
                         " VALUES (?, ?, ?, ?, ?)",
                   (hand_id, nonce, json.dumps(list(seeds)),
@@ -229,22 +228,20 @@ class Fairness:
         each player's seed at the table, in the order given."""
         at = int(self._clock())
 
-        async def look(conn: Conn) -> tuple[TableSecret, int, dict[int, SeatSeed]] | None:
-            # Read first: a write is needed only for a secret or a seed fixed now.
-            secret = await _stored_secret(conn, table_id)
-            fixed = await _table_seeds(conn, table_id)
-            if secret is None or any(p not in fixed for p in players):
-                return None
-            return secret, await _next_number(conn, table_id), fixed
+        async def look(conn: Conn) -> tuple[TableSecret | None, int, dict[int, SeatSeed]]:
+            return (await _stored_secret(conn, table_id), await _next_number(conn, table_id),
+                    await _table_seeds(conn, table_id))
 
-        async def work(conn: Conn) -> tuple[TableSecret, int, dict[int, SeatSeed]]:
-            secret = await table_secret(conn, table_id, self.draw)
-            fixed = await fix_seeds(conn, table_id, secret, players, at)
-            return secret, await _next_number(conn, table_id), fixed
-
-        found = await self._db.read(look)
-        secret, number, fixed = found if found is not None else await self._db.write(work)
+        # Read first: a write is needed only for a secret drawn or a seed fixed now.
+        secret, number, fixed = await self._db.read(look)
+        if secret is None:
+            secret = await self._db.write(lambda conn: table_secret(conn, table_id, self.draw))
+        # The number is taken before any seed is fixed at it: no restore repeats either.
         nonce = await self.journal.take(secret.commitment, number)
+        if any(p not in fixed for p in players):
+            known = secret
+            fixed = await self._db.write(
+                lambda conn: fix_seeds(conn, table_id, known, players, nonce, at))
         return DealInputs(secret, nonce, tuple(fixed[p] for p in players))
 
     async def set_seed(self, user_id: int, seed: str) -> None:

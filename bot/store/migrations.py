@@ -407,17 +407,17 @@ _V16_FAIR_SEATS: tuple[Step, ...] = (
     "ALTER TABLE table_secrets ADD COLUMN reveal INTEGER"
     " CHECK (reveal IS NULL OR reveal IN (0, 1))",
     # Each seat's seed at a table, fixed at his first deal there for as long as it lasts:
-    # his own (own = 1) or the default that follows from the table secret; seq is the order.
+    # his own (own = 1) or the default that follows from the table secret; deal is the
+    # number of the table's deal it was fixed at.
     """
     CREATE TABLE table_seeds (
         table_id  INTEGER NOT NULL REFERENCES tables(id),
         user_id   INTEGER NOT NULL REFERENCES users(id),
         seed_hash TEXT    NOT NULL CHECK (length(seed_hash) = 64),
         own       INTEGER NOT NULL CHECK (own IN (0, 1)),
-        seq       INTEGER NOT NULL CHECK (seq >= 1),
+        deal      INTEGER NOT NULL CHECK (deal >= 1),
         fixed_at  INTEGER NOT NULL,
-        PRIMARY KEY (table_id, user_id),
-        UNIQUE (table_id, seq)
+        PRIMARY KEY (table_id, user_id)
     ) WITHOUT ROWID
     """,
     # The scheme a hand was dealt with, and per seat where its seed came from.

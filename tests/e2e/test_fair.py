@@ -338,7 +338,10 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
         seen, seed = played.seen[boris.name], played.seeds[boris.id]
         paste(played.link, seen, seed)
         assert verdict("true").startswith("Verified: all")
-        assert "Boris's seed" in driver.find_element(By.ID, "seat").text
+        seat = driver.find_element(By.ID, "seat").text
+        assert "Boris's seed" in seat
+        # All three set seeds of their own, fixed at the same first deal.
+        assert "possibly chosen knowing yours: Ana, Vera." in seat, seat
         assert "your card message listed" in driver.find_element(By.ID, "seeds").text
         paste("\n\n".join(played.answer), seen, seed)
         assert verdict("true").startswith("Verified: all")

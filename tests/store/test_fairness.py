@@ -64,7 +64,7 @@ async def test_a_seat_without_a_seed_gets_the_default_the_secret_fixes(store: St
     defaults = [sha(f"svara-default|{secret}|{u}")[:32] for u in (1, 2)]
     assert given.nonce == 1
     assert [s.hash for s in given.seats] == [sha(d) for d in defaults]
-    assert [(s.default, s.order) for s in given.seats] == [(1, 1), (2, 2)]
+    assert [(s.default, s.deal) for s in given.seats] == [(1, 1), (2, 1)]
     commits = store.db.commits
     again = await store.fairness.deal_inputs(table.id, [1, 2])
     assert again.seats == given.seats and again.nonce == 2
@@ -77,10 +77,15 @@ async def test_a_seat_without_a_seed_gets_the_default_the_secret_fixes(store: St
 
 async def test_a_seed_set_between_hands_does_not_change_the_table_it_sits_at(
         store: Store) -> None:
-    table = await seated_table(store, players=2)
+    table = await seated_table(store, players=3)
     first = await store.fairness.deal_inputs(table.id, [1, 2])
     await store.fairness.set_seed(1, "my own words")
-    assert (await store.fairness.deal_inputs(table.id, [1, 2])).seats == first.seats
+    await store.fairness.set_seed(3, "a latecomer's")
+    later = await store.fairness.deal_inputs(table.id, [1, 2, 3])
+    assert later.seats[:2] == first.seats
+    # The latecomer's own seed counts from his first deal, and says which one that was.
+    assert (later.seats[2].hash, later.seats[2].default, later.seats[2].deal) == (
+        sha("a latecomer's"), None, 2)
     await store.tables.close(table.id)
     other = await seated_table(store, chat_id=-9, players=2)
     seats = (await store.fairness.deal_inputs(other.id, [1, 2])).seats
