@@ -264,6 +264,17 @@ async def test_the_docs_check_refuses_a_changed_card(bed: Bed) -> None:
     assert check["check"](tamper(fragment)[0]) is False
 
 
+async def test_every_proof_carries_its_version_and_an_unknown_one_is_refused(bed: Bed) -> None:
+    check = docs_checker()["check"]
+    played = await play_story(bed)
+    fragment = played.link.partition("#")[2]
+    assert fragment.startswith("v=2&") and played.answer[0].count("v=2&") == 1
+    with pytest.raises(ValueError, match="version '3' of the scheme is unknown"):
+        check(fragment.replace("v=2&", "v=3&", 1))
+    with pytest.raises(ValueError, match="version None"):
+        check(fragment.replace("v=2&", "", 1))
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 PAGE = DOCS.parent / "verify.html"
@@ -286,7 +297,8 @@ def swapped(fragment: str, first: int, second: int) -> str:
     return "&".join(f"{k}={v}" for k, v in f.items())
 
 
-async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
+async def test_the_verifier_page_takes_the_reply_and_never_shows_green_for_a_partial_check(
+        bed: Bed) -> None:
     """docs/verify.html in headless Chromium: a played hand verifies in full only with what
     its player saw; the reply text works as the link does; before the secret is out the
     page says what it cannot check yet and never shows green; a changed card, a forged
