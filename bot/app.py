@@ -198,7 +198,7 @@ async def start_services(
     outbox.told = games
     app.bot_data["alarms"] = alarms
     services = Services(store, games, translations, outbox, link_secret(settings),
-                        Languages(store, translations), verify_url=settings.verify_url)
+                        Languages(store, translations), verify_url=settings.verifier_url())
     app.bot_data["services"] = services
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back

@@ -41,6 +41,7 @@ from bot.render import (
     leaderboard_text,
     proof_texts,
     rules_lines,
+    short_hash,
     short_name,
     statement_text,
     stats_text,
@@ -194,14 +195,14 @@ async def on_seed(update: Update, context: Context) -> None:
                 await reply(context, message, tr.gettext(replies.SEED_NONE))
             else:
                 await reply(context, message, tr.format(replies.SEED_IS, seed=seed,
-                                                         hash=seed_hash(seed)))
+                                                         short=short_hash(seed_hash(seed))))
             return
         if not valid_seed(text):
             await reply(context, message, tr.format(replies.SEED_USAGE, most=SEED_LENGTH))
             return
         await fairness.set_seed(who.id, text)
         await reply(context, message, tr.format(replies.SEED_SET, seed=text,
-                                                 hash=seed_hash(text)))
+                                                 short=short_hash(seed_hash(text))))
 
     await run_command(message, tr, work(), context)
 

@@ -1,8 +1,10 @@
 """Fair dealing at a live table: the key each hand is dealt from, and the table's reveal.
 
 Each hand's key comes from the table's secret (committed to before its first decision),
-the deal's number at the table and the seeds of the seated players (`engine.deck.hand_key`);
-the store keeps what it came from with the hand. docs/FAIRNESS.md tells the whole scheme.
+the deal's number at the table (never repeated, whatever happens to the database: see
+`bot.store.journal`) and each seat's seed, fixed at his first deal at the table
+(`engine.deck.hand_key`); the store keeps what it came from with the hand.
+docs/FAIRNESS.md tells the whole scheme.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.store import Store
-from engine import hand_key, seed_hash
+from bot.store.fairness import SeatSeed
+from engine import hand_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,13 +26,16 @@ class Deal:
     """SHA-256 of each seated player's seed, in seat order."""
     commitment: str
     """The table's commitment (SHA-256 of its secret)."""
+    seats: tuple[SeatSeed, ...] = ()
+    """Where each seat's seed came from, in seat order."""
 
 
 async def next_deal(store: Store, table_id: int, players: list[int]) -> Deal:
     """The key of the table's next hand, for the players seated in that order."""
-    secret, nonce, seeds = await store.fairness.deal_inputs(table_id, players)
-    hashes = tuple(seed_hash(s) for s in seeds)
-    return Deal(hand_key(secret.secret, nonce, list(hashes)), nonce, hashes, secret.commitment)
+    given = await store.fairness.deal_inputs(table_id, players)
+    hashes = tuple(s.hash for s in given.seats)
+    return Deal(hand_key(given.secret.secret, given.nonce, list(hashes)), given.nonce, hashes,
+                given.secret.commitment, given.seats)
 
 
 async def table_commitment(store: Store, table_id: int) -> str:
@@ -37,6 +43,7 @@ async def table_commitment(store: Store, table_id: int) -> str:
     return (await store.fairness.table(table_id)).commitment
 
 
-async def revealed(store: Store, table_id: int) -> str:
-    """The secret of a table closed with its reveal (`Tables.close`)."""
-    return (await store.fairness.table(table_id)).secret
+async def revealed(store: Store, table_id: int) -> str | None:
+    """The secret of a closed table that reveals it (`Tables.close`), else None."""
+    found = await store.fairness.table(table_id)
+    return found.secret if found.revealed else None

@@ -107,6 +107,9 @@ class Live:
     table_commitment: str = ""
     table_secret: str | None = None
     """Revealed when the table closes (see bot.fairness)."""
+    seeds: tuple[str, ...] = ()
+    """The seats' seed hashes the hand in play was dealt from, in seat order: each card
+    message lists them, so the seeds are on record before the hand is played."""
     cards_due: int = 0
     """Rounds of the hand in play whose cards went out but are not yet written as sent:
     written with the hand's next step (or at a clean stop). After a crash in between they
@@ -840,13 +843,14 @@ class Games:
 
             hand_id, number = await self.store.hands.open_numbered(
                 live.id, hand, None if fixed is not None else (deal.nonce, deal.seeds),
-                wait=first_wait)
+                seats=deal.seats, wait=first_wait)
         except StoreError as err:
             self.refusals.saw(live.id, "the new hand", err)
             await self.reload(live)
             raise errors.StoreBusy() from None
         live.last, live.last_id = live.outcome, live.hand_no
         live.hand, live.hand_id, live.hand_no = hand, hand_id, number
+        live.seeds = deal.seeds if fixed is None else ()
         live.cards_due = 0
         if began:
             live.wait = live.stored_wait = began[0]
@@ -910,7 +914,8 @@ class Games:
         """The private cards of the round `dealt` opened (earlier rounds no longer matter)."""
         rounds = sum(1 for e in hand.events if isinstance(e, Dealt))
         # Computer players sit with negative ids (bot.store.practice): they have no chat.
-        hands = [h for h in private_hands(hand, dealt.seats, live.hand_no) if h.player > 0]
+        hands = [h for h in private_hands(hand, dealt.seats, live.hand_no, live.seeds)
+                 if h.player > 0]
         letters = [(h, await self._speaks_or(h.player, live.language)) for h in hands]
         self.outbox.send_cards(live, letters, hand_id=live.hand_id, rounds=rounds)
 
@@ -949,8 +954,8 @@ class Games:
         await self.store.tables.close(live.id, reveal=live.settings.reveal,
                                       results=live.played > 0)
         live.hand = None
-        if live.settings.reveal:
-            live.table_secret = await fairness.revealed(self.store, live.id)
+        # The reveal fixed when the table opened decides, not today's setting.
+        live.table_secret = await fairness.revealed(self.store, live.id)
         live.status = TableStatus.CLOSED
         live.note = note
         live.results = await self._results(live)
@@ -1052,6 +1057,8 @@ class Games:
         if last is not None and last.status == "open":
             hand = Hand.replay(last.start, await self.store.hands.actions(last.id))
             live.hand, live.hand_id = hand, last.id
+            proof = await self.store.fairness.proof(last.id)
+            live.seeds = () if proof is None else proof.seeds
             live.table.resume_hand(hand)
             if hand.is_over:  # its last step was stored, its settling was not
                 await self.store.hands.settle(last.id, hand)

@@ -152,7 +152,8 @@ class Practice:
             row = await games.store.tables.open_practice(
                 who.id, computers, rules=settings.model_dump(mode="json"),
                 buy_in=settings.max_buy_in,
-                wallet_name=tr.gettext("{name} (practice chips)").format(name=who.name))
+                wallet_name=tr.gettext("{name} (practice chips)").format(name=who.name),
+                draw=games.store.fairness.draw)
         except TableExists:
             raise errors.PracticeRunning() from None
         live = Live(row.id, who.id, None, who.id, settings, Table(settings.rules()),

@@ -13,15 +13,16 @@ from dataclasses import dataclass, field
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
 from bot.names import group_title
+from bot.proof import hand_fields, round_fields, seat_positions
+from bot.proof import joined as proof_joined
 from bot.proof import link as proof_link
-from bot.proof import seat_positions
 from bot.store.history import PlayedHand, PlayerStats, Standing
 from bot.store.models import TableStatus
 from bot.store.statement import Entry, Statement
 from bot.table_settings import TableSettings
 from bot.table_settings import rules_lines as rules_lines  # where callers look for it
 from bot.texts import movement_text
-from engine import Act, Action, Card, Hand, Phase, ScoringRules, format_hand
+from engine import Act, Action, Card, Hand, Phase, ScoringRules, format_hand, parse_hand
 from engine.cards import SEVEN_OF_CLUBS, Rank
 from engine.events import (
     Blind,
@@ -541,11 +542,15 @@ class PrivateHand:
     """(deck position, card, salt) of each of his cards: his part of the fairness proof."""
     round_no: int = 1
     """1 for the first deal of the hand, 2 for its first svara, and so on."""
+    seeds: tuple[str, ...] = ()
+    """The seats' seed hashes the hand was dealt from, in seat order (none: a hand dealt
+    without them)."""
 
 
-def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int) -> list[PrivateHand]:
+def private_hands(hand: Hand, seats: tuple[int, ...], hand_no: int,
+                  seeds: tuple[str, ...] = ()) -> list[PrivateHand]:
     return [PrivateHand(hand.seats[s].player, hand_no, hand.cards(s), hand.points(s) or 0,
-                        hand.commitment, hand.openings(s), max(hand.round_no, 1))
+                        hand.commitment, hand.openings(s), max(hand.round_no, 1), seeds)
             for s in seats]
 
 
@@ -571,6 +576,10 @@ def render_cards(tr: Translator, private: PrivateHand, group: str | None = None)
         proof = [tr.gettext("Your cards in the deck (position|card|salt), to check "
                             "against the hand's proof afterwards:"),
                  *(f"<code>{p}|{card}|{salt}</code>" for p, card, salt in private.openings)]
+        if private.seeds:
+            # On record before the hand is played: nobody can change a seed afterwards.
+            proof += [tr.gettext("The seats' seeds this deal came from, in seat order:"),
+                      " ".join(f"<code>{h}</code>" for h in private.seeds)]
         lines.append("<blockquote expandable>" + "\n".join(proof) + "</blockquote>")
     return "\n".join(lines)
 
@@ -792,65 +801,98 @@ def hand_text(tr: Translator, names: dict[int, str], played: PlayedHand) -> str:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=who,
                                    pot=won.amount, points=tr.points(won.points)))
     lines += ["", tr.gettext(
-        "🔐 <b>Fairness proof</b> (next messages, one per round). Before the round's first "
-        "decision the bot published the deck's commitment: SHA-256 of the 32 position hashes "
-        "joined by single spaces. Each position hash is SHA-256 of "
-        "<code>position|card|salt</code>. Only the cards shown are opened; folded cards "
-        "stay hidden behind their hashes.")]
+        "🔐 <b>Fair dealing</b> (next messages, one per round): before each round the bot "
+        "showed the seal of its deck. Every card's place in the deck has a seal of its own, "
+        "so only the shown cards are opened; folded cards stay hidden.")]
     return "\n".join(lines)
+
+
+def short_hash(value: str) -> str:
+    """The first 8 hex digits of a long hash, enough for a player to compare by eye (the
+    full value is in the folded proof and on the card message)."""
+    return value[:8] + "…"
+
+
+def _proof_block(tr: Translator, fields: list[tuple[str, str]]) -> str:
+    """The proof's fields for the checking page, folded away (a tap opens them)."""
+    return ("<blockquote expandable>" + tr.gettext("For the checking page:") + "\n<code>"
+            + escape(proof_joined(fields)) + "</code></blockquote>")
 
 
 def proof_texts(tr: Translator, names: dict[int, str], played: PlayedHand,
                 verify_url: str | None = None) -> list[str]:
-    """After /hand N: what the deck came from, then one message per round (commitment,
-    the 32 hashes, the positions each seat held, the opened positions)."""
+    """After /hand N: where the hand's cards came from, then one message per round (its
+    deck's seal, who held which places, the shown cards). Each message folds its part of
+    the proof away whole, so the checking page takes the messages' text as well as the link;
+    what a player reads is in plain words, hashes only in a short form."""
     hand, proof = played.hand, played.proof
 
     def name(seat: int) -> Html:
         return escape(short_name(names.get(hand.seats[seat].player, "?")))
 
     out: list[str] = []
+    lines: list[str] = [tr.format("🔐 Hand {n}: where its cards came from",
+                                  n=played.row.number)]
     if proof is not None:
-        lines: list[str] = [
-                 tr.format("🔐 Hand {n}: where its decks came from", n=played.row.number),
-                 tr.format("Table commitment, SHA-256 of its secret: <code>{hash}</code>",
-                           hash=proof.table_commitment),
-                 tr.format("Nonce (deal number at the table): {nonce}", nonce=proof.nonce),
-                 tr.gettext("SHA-256 of each player's seed (/seed), in seat order:")]
-        lines += [f"{name(i)}: <code>{h}</code>" for i, h in enumerate(proof.seeds)]
+        lines += [tr.format("Table seal, shown before its first hand: <code>{short}</code>",
+                            short=short_hash(proof.table_commitment)),
+                  tr.format("Deal {k} at this table.", k=proof.nonce)]
+        if proof.missing:
+            lines.append(tr.format(
+                "⚠️ This table has no record of its deals {numbers}: a deal that was not "
+                "kept, or the bot's data brought back from an older copy.",
+                numbers=", ".join(map(str, proof.missing))))
+        lines.append(tr.gettext("Each player's seed, fixed at the first deal at this table:"))
+        for i, h in enumerate(proof.seeds):
+            default = proof.defaults[i] if i < len(proof.defaults) else None
+            if default is None:
+                lines.append(tr.format("{name}: own seed <code>{short}</code>", name=name(i),
+                                       short=short_hash(h)))
+            else:
+                lines.append(tr.format("{name}: no own seed, one follows from the table "
+                                       "secret", name=name(i)))
         if proof.secret is not None:
-            lines.append(tr.format("Table secret: <code>{secret}</code>", secret=proof.secret))
+            lines.append(tr.gettext("The table secret is out: every card of every deal can "
+                                    "be checked."))
         elif proof.closed:
-            lines.append(tr.gettext("This table keeps its secret (setting reveal off): folded "
-                                    "cards stay private for good, and the decks cannot be "
-                                    "recomputed; the hashes below still check."))
+            lines.append(tr.gettext("This table keeps its secret (chosen when it opened): folded "
+                                    "cards stay private for good and the deals cannot be "
+                                    "recomputed; the shown cards still check."))
         else:
-            lines.append(tr.gettext("The table secret is revealed when the table closes: "
-                                    "then every deck can be recomputed."))
+            lines.append(tr.gettext("The table secret comes out when the table closes: then "
+                                    "every card of every deal can be checked."))
+    parts = round_fields(played)
+    if proof is not None:
+        lines.append(_proof_block(tr, hand_fields(played, names)))
         out.append("\n".join(lines))
+    elif parts:
+        # No inputs to show (a hand dealt from a fixed seed): the version and the names
+        # travel with the first round.
+        first = min(parts)
+        parts[first] = hand_fields(played, names) + parts[first]
     for r in played.row.reveal or []:
-        held = seat_positions(played, int(r["round"]))
-        lines = [tr.format("🔐 Hand {n}, round {round}", n=played.row.number,
-                           round=r["round"]),
-                 tr.format("Commitment: <code>{hash}</code>", hash=r["commitment"]),
-                 tr.gettext("Position hashes 1 to 32 (HASHES):"),
-                 f"<pre>{' '.join(r['hashes'])}</pre>"]
+        round_no = int(r["round"])
+        held = seat_positions(played, round_no)
+        lines = [tr.format("🔐 Hand {n}, round {round}", n=played.row.number, round=round_no),
+                 tr.format("Deck seal: <code>{short}</code>, the same as on your card message",
+                           short=short_hash(r["commitment"]))]
         if held:
-            lines.append(tr.format("Positions held: {seats}", seats=Html(" · ".join(
+            lines.append(tr.format("Places in the deck: {seats}", seats=Html(" · ".join(
                 f"{name(seat)} {' '.join(map(str, positions))}"
                 for seat, positions in held.items()))))
         if r["open"]:
-            lines.append(tr.gettext("Opened positions (position|card|salt):"))
-            lines.append("<pre>" + "\n".join(f"{p}|{c}|{s}" for p, c, s in r["open"]) + "</pre>")
+            lines.append(tr.format("Cards shown: {cards}", cards=", ".join(
+                f"{p} {cards_text(parse_hand(c))}" for p, c, _ in r["open"])))
         else:
             lines.append(tr.gettext("Nothing was shown in this round: no card is opened."))
+        lines.append(_proof_block(tr, parts.get(round_no, [])))
         out.append("\n".join(lines))
     if verify_url and out:
         url = escape(proof_link(verify_url, played, names))
         words = escape(tr.gettext("Check this hand in your browser"))
         out[-1] += "\n\n" + tr.format(
-            "✅ {link} (docs/verify.html: the proof stays in the link, no server sees it).",
-            link=Html(f'<a href="{url}">{words}</a>'))
+            "✅ {link}: the page checks it on your phone or computer; you may also paste these "
+            "messages into it.", link=Html(f'<a href="{url}">{words}</a>'))
     return out
 
 

@@ -187,20 +187,22 @@ YOUR_GROUP = N_("your group")
 SLOW_DOWN = N_("Too many commands at once: I will answer you again in {time}.")
 """To a user who sent more commands in a few seconds than a person types; his next ones
 are ignored for that long."""
-SEED_NONE = N_("You have no seed yet: a random one is drawn for you at your first deal. Set "
-               "your own with /seed TEXT.")
+SEED_NONE = N_("You have no seed of your own: at each table you get one that follows from "
+               "its secret. Set your own with /seed TEXT.")
 """/seed alone, from a player who never had one."""
 
-SEED_IS = N_("Your seed: <code>{seed}</code>\nIts SHA-256, as the proof of each hand shows it: "
-             "<code>{hash}</code>\nChange it any time with /seed TEXT.")
+SEED_IS = N_("Your seed: <code>{seed}</code> (<code>{short}</code> in /hand).\nChange it "
+             "with /seed TEXT.")
 """/seed alone: the player's seed now."""
 
-SEED_USAGE = N_("Use /seed TEXT: 1 to {most} characters of your own, mixed into every deal "
-                "at your tables from the next one on.")
+SEED_USAGE = N_("Use /seed TEXT: 1 to {most} characters of your own, mixed into the deals at "
+                "every table where you have not been dealt a hand yet.")
 """/seed with a text that cannot be a seed (too long, or not printable)."""
 
-SEED_SET = N_("Your seed is now <code>{seed}</code> (SHA-256 <code>{hash}</code>): it is "
-              "mixed into every deal at your tables from the next one on.")
+SEED_SET = N_("Your seed is now <code>{seed}</code> (<code>{short}</code> in /hand). It counts "
+              "at every table where you have not been dealt a hand yet; where you have, your "
+              "seed stays until the table closes. Best: set it after a table opens, before "
+              "its first deal.")
 """/seed TEXT went through."""
 
 GIVE_TO_WHOM = N_("🎁 {giver}: give chips to whom?")

@@ -13,6 +13,7 @@ import hmac
 import re
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     AliasChoices,
@@ -25,6 +26,9 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.pacing import PER_MINUTE
+
+VERIFY_PATH = "/verify"
+"""Where the bot's own web server serves the checking page (`bot.verifier`)."""
 
 ENV_PREFIX = "SVARA_"
 DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
@@ -85,7 +89,8 @@ class Settings(BaseSettings):
     )
     verify_url: str | None = Field(
         default=None,
-        description="Where docs/verify.html is served; /hand N links it with the hand's proof.",
+        description="Where docs/verify.html is served; /hand N links it with the hand's proof"
+                    " (default: /verify on the bot's public address, which serves it).",
     )
     webhook_listen: str = Field(default="0.0.0.0", description="Address the webhook binds to.")
     webhook_port: int = Field(
@@ -210,6 +215,19 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         return _http_url(value.strip(), "the webhook URL")
+
+    def verifier_url(self) -> str | None:
+        """Where /hand N links the checking page: `verify_url`, else the bot's own copy at
+        ``/verify`` on its public address (the Mini App's, else the webhook's origin);
+        None when the bot has no public address."""
+        if self.verify_url:
+            return self.verify_url
+        if self.public_url:
+            return self.public_url + VERIFY_PATH
+        if self.webhook_url:
+            parts = urlsplit(self.webhook_url)
+            return f"{parts.scheme}://{parts.netloc}{VERIFY_PATH}"
+        return None
 
     @field_validator("verify_url", mode="after")
     @classmethod

@@ -137,7 +137,9 @@ class TableSettings(BaseModel):
     reveal: Annotated[bool, Setting("reveal", ON_OFF, label=N_("Secret revealed at the close"),
                                     plain=_ON_OFF_WORDS)] = True
     """Reveal the table's secret when it closes, so every deck it dealt can be recomputed
-    (folded cards too); off keeps folded cards private for good (docs/FAIRNESS.md)."""
+    (folded cards too); off keeps folded cards private for good (docs/FAIRNESS.md). A table
+    keeps the value it opened with (`bot.store.fairness.TableSecret.reveal`): a change
+    counts for the tables opened after it."""
     rebuy: Annotated[int | None, Field(ge=1, le=10**9), Setting(
         "rebuy", reads=N_("rebuy {rebuy} up to {rebuys} times"), row=1,
         presets=("0", "200", "500", "1000"), label=N_("Rebuy from the house"),

@@ -46,6 +46,18 @@ def seed_hash(seed: str) -> str:
     return sha256_hex(seed)
 
 
+PROOF_VERSION = 2
+"""The version of the scheme this code deals and proves with (docs/FAIRNESS.md): 1 took a
+random default seed drawn at a player's first deal; 2 derives it from the table secret."""
+
+
+def default_seed(secret: str, user_id: int) -> str:
+    """The seed of a player who set none, at the table with ``secret``: the first 32 hex
+    digits of ``SHA-256("svara-default|SECRET|USER_ID")``. It follows from the secret, so
+    the table's commitment covers it and nobody can draw it again after seeing the seeds."""
+    return sha256_hex(f"svara-default|{secret}|{user_id}")[:32]
+
+
 def hand_key(secret: str, nonce: int, seed_hashes: list[str]) -> bytes:
     """The seed of one hand: ``SHA-256("svara-hand|SECRET|NONCE|H1,H2,...")`` as bytes.
 

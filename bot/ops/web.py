@@ -2,7 +2,8 @@
 
 ``GET /livez`` answers 200 while updates come in (`Health.live`), ``GET /readyz`` 200
 while the store can write, ``GET /healthz`` both with details, ``GET /metrics`` the
-Prometheus figures (`bot.metrics`, on the health port only, never the public webhook).
+Prometheus figures (`bot.metrics`, on the health port only, never the public webhook),
+``GET /verify`` the page that checks a hand's proof (`bot.verifier`).
 
 PTB's built-in webhook server reads a request's whole body before it looks at the secret,
 and sets no size limit; this one refuses a request without the right
@@ -23,6 +24,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot import verifier
 from bot.metrics import CONTENT_TYPE, Metrics
 from bot.ops.health import Health
 
@@ -85,6 +87,7 @@ class WebServer:
         web_app.router.add_get(READY_PATH, self._readyz)
         if self.serve_metrics:
             web_app.router.add_get(METRICS_PATH, self._metrics)
+        verifier.add_route(web_app)
         if self._routes is not None:
             self._routes(web_app)
         runner = web.AppRunner(web_app, access_log=None, handle_signals=False,

@@ -31,7 +31,7 @@ from bot.store.errors import (
     NotSeated,
     UnknownHand,
 )
-from bot.store.fairness import record_proof
+from bot.store.fairness import SeatSeed, record_proof
 from bot.store.history import record_players
 from bot.store.models import HandRow, Movement, Settled
 from bot.store.sql import Conn, execute, fetchall, fetchone
@@ -259,6 +259,7 @@ class Hands:
 
     async def open_numbered(self, table_id: int, hand: Hand,
                             proof: tuple[int, Sequence[str]] | None = None, *,
+                            seats: Sequence[SeatSeed] | None = None,
                             wait: Callable[[int], str | None] | None = None
                             ) -> tuple[int, int]:
         """Persist a started hand (start JSON, commitment, antes); return its id and number.
@@ -302,7 +303,7 @@ class Hands:
             )
             hand_id = int(cursor.lastrowid or 0)
             if proof is not None:
-                await record_proof(conn, hand_id, proof[0], proof[1])
+                await record_proof(conn, hand_id, proof[0], proof[1], seats)
             row = await get_hand(conn, hand_id)
             await post_moves(conn, row, moves, seq=0, at=now)
             await execute(conn, "UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))

@@ -401,6 +401,29 @@ _V15_RESULTS_DUE: tuple[Step, ...] = (
     " CHECK (results_due IN (0, 1))",
     "CREATE INDEX tables_results_due ON tables (id) WHERE results_due = 1",
 )
+_V17_FAIR_SEATS: tuple[Step, ...] = (
+    # Whether a table reveals its secret at its close, fixed when the secret is drawn (NULL:
+    # a table from before, whose close decides).
+    "ALTER TABLE table_secrets ADD COLUMN reveal INTEGER"
+    " CHECK (reveal IS NULL OR reveal IN (0, 1))",
+    # Each seat's seed at a table, fixed at his first deal there for as long as it lasts:
+    # his own (own = 1) or the default that follows from the table secret; deal is the
+    # number of the table's deal it was fixed at.
+    """
+    CREATE TABLE table_seeds (
+        table_id  INTEGER NOT NULL REFERENCES tables(id),
+        user_id   INTEGER NOT NULL REFERENCES users(id),
+        seed_hash TEXT    NOT NULL CHECK (length(seed_hash) = 64),
+        own       INTEGER NOT NULL CHECK (own IN (0, 1)),
+        deal      INTEGER NOT NULL CHECK (deal >= 1),
+        fixed_at  INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    # The scheme a hand was dealt with, and per seat where its seed came from.
+    "ALTER TABLE hand_proofs ADD COLUMN version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1)",
+    "ALTER TABLE hand_proofs ADD COLUMN seats TEXT CHECK (seats IS NULL OR json_valid(seats))",
+)
 
 _READINESS_PROBE: tuple[Step, ...] = (
     # One row the readiness probe rewrites with fresh bytes every few seconds: a commit of
@@ -435,6 +458,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               _V14_GIFTS),
     Migration(15, "a closed table's results message still to be delivered", _V15_RESULTS_DUE),
     Migration(16, "the readiness probe's own row", _READINESS_PROBE),
+    Migration(17, "fair dealing: a seat's seed fixed per table, the reveal fixed at the open,"
+                  " each proof's version", _V17_FAIR_SEATS),
 )
 LATEST = len(MIGRATIONS)
 

@@ -14,6 +14,7 @@ from bot.store.fairness import Fairness
 from bot.store.gifts import Gifts
 from bot.store.hands import Hands
 from bot.store.history import History
+from bot.store.journal import DealJournal, journal_path
 from bot.store.recovery import Recovery, Replay, recover
 from bot.store.tables import Tables
 from bot.store.users import Users
@@ -22,7 +23,8 @@ from bot.store.users import Users
 class Store:
     """Users, chats, tables, hands, gifts and the ledger, over one `Database`."""
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time,
+                 journal: DealJournal | None = None) -> None:
         self.db = db
         self.clock = clock
         self.users = Users(db, clock)
@@ -30,7 +32,7 @@ class Store:
         self.tables = Tables(db, clock)
         self.hands = Hands(db, clock)
         self.history = History(db)
-        self.fairness = Fairness(db, clock)
+        self.fairness = Fairness(db, clock, journal=journal)
         self.gifts = Gifts(db, clock)
 
     @classmethod
@@ -38,10 +40,13 @@ class Store:
                    **options: Unpack[OpenOptions]) -> Store:
         """Open (create, migrate) the database at ``path``; `options` as `Database.open`
         takes them."""
-        return cls(await Database.open(path, **options), clock)
+        db = await Database.open(path, **options)
+        journal = None if str(path) == ":memory:" else DealJournal(journal_path(Path(path)))
+        return cls(db, clock, journal)
 
     async def close(self) -> None:
         await self.db.close()
+        self.fairness.journal.close()
 
     async def __aenter__(self) -> Store:
         return self

@@ -162,6 +162,12 @@ async def _set(conn: Conn, table_id: int, column: str, value: object) -> None:
     await execute(conn, f"UPDATE tables SET {column} = ? WHERE id = ?", (value, table_id))
 
 
+def _reveal_of(rules: str) -> bool | None:
+    """The ``reveal`` a table's rules JSON opens with (None when it names none)."""
+    value = json.loads(rules).get("reveal")
+    return value if isinstance(value, bool) else None
+
+
 class Tables:
     """The tables repository. Every write is one transaction."""
 
@@ -217,7 +223,8 @@ class Tables:
             )
             table_id = int(cursor.lastrowid or 0)
             if draw is not None:
-                await table_secret(conn, table_id, draw)
+                # Whether the secret is revealed at the close is fixed now, with it.
+                await table_secret(conn, table_id, draw, reveal=_reveal_of(text))
             if language is not None:
                 await execute(conn, "UPDATE chats SET language = ?, updated_at = ?"
                                     " WHERE id = ? AND language IS NULL",
@@ -343,6 +350,7 @@ class Tables:
         rules: str | Mapping[str, Any],
         buy_in: int,
         wallet_name: str,
+        draw: Callable[[], str] | None = None,
     ) -> Table:
         """Open a practice table in the user's private chat, seated and bought in.
 
@@ -386,6 +394,8 @@ class Tables:
                                          at=now, memo="practice chips")
             for player in (user_id, *(c for c, _ in computers)):
                 await _sit(conn, table_id, player, buy_in, buy_in, at=now)
+            if draw is not None:  # the secret comes before its first deal, as at a group's
+                await table_secret(conn, table_id, draw, reveal=_reveal_of(text))
             return await get_table(conn, table_id)
 
         return await self._db.write(work)
@@ -456,8 +466,9 @@ class Tables:
                     results: bool = False) -> dict[int, int]:
         """Close the table, moving every stack back; return user id -> chips returned.
         ``reveal``: its secret may be shown from now on (`Fairness.proof` gives it; in the same
-        transaction). ``results``: its results message is due (`results_due`) until
-        `results_sent` says it reached the chat.
+        transaction), unless the table fixed its reveal when it opened: that one holds.
+        ``results``: its results message is due (`results_due`) until `results_sent` says
+        it reached the chat.
 
         Refused with `HandInProgress` while a hand is open: settle or abort it first.
         """
@@ -472,9 +483,9 @@ class Tables:
                         for s in await list_seats(conn, table_id)}
             await execute(conn, "UPDATE tables SET status = 'closed', closed_at = ?,"
                                 " results_due = ? WHERE id = ?", (now, int(results), table_id))
-            if reveal:
-                await execute(conn, "UPDATE table_secrets SET revealed = 1 WHERE table_id = ?",
-                              (table_id,))
+            # A table keeps the reveal it opened with; only one from before decides now.
+            await execute(conn, "UPDATE table_secrets SET revealed = ifnull(reveal, ?)"
+                                " WHERE table_id = ?", (int(reveal), table_id))
             return returned
 
         return await self._db.write(work)

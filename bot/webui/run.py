@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from bot import verifier
 from bot.app import build_application, rate_limiter
 from bot.handling import Services
 from bot.http import AiohttpRequest
@@ -164,7 +165,11 @@ async def launch(
                     miniapp = app.bot_data.get("miniapp")
                     if isinstance(miniapp, MiniApp):
                         mount_miniapp(site, miniapp, world.token)
+                    verifier.add_route(site.app)
                     runner, got = await serve_site(site, HOST, port)
+                    if "verify_url" not in settings:
+                        # /hand N links the page's own copy of the checking page.
+                        app.bot_data["services"].verify_url = f"http://{HOST}:{got}{verifier.PATH}"
                     task = asyncio.create_task(robots.run())
                     try:
                         yield Running(f"http://{HOST}:{got}/", tg, app, site, group, seats,

@@ -30,6 +30,9 @@ from tests.e2e.test_history import reply, steady_clock
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "FAIRNESS.md"
 VERIFY = "https://example.org/verify.html"
 HEX64 = r"[0-9a-f]{64}"
+SEED_SET = ("Your seed is now {seed} ({short} in /hand). It counts at every table where you "
+            "have not been dealt a hand yet; where you have, your seed stays until the table "
+            "closes. Best: set it after a table opens, before its first deal.")
 OPENING = re.compile(r"(\d+)\|(\w\w)\|([0-9a-f]{32})")
 
 
@@ -123,6 +126,10 @@ class Played:
     """From the closed table."""
     link: str
     """From /hand 1."""
+    answer: list[str]
+    """The text of /hand 1's messages."""
+    seen: dict[str, str]
+    """Each player's card messages, as he saw them (their text, one after the other)."""
 
 
 async def play_story(bed: Bed) -> Played:
@@ -152,9 +159,8 @@ async def play_story(bed: Bed) -> Played:
     else:
         raise AssertionError("no seed tells the story")
     for p in players:
-        assert await reply(bed, p, p.dm, f"/seed {seeds[p.id]}") == [
-            f"Your seed is now {seeds[p.id]} (SHA-256 {sha(seeds[p.id])}): it is mixed into "
-            "every deal at your tables from the next one on."]
+        assert await reply(bed, p, p.dm, f"/seed {seeds[p.id]}") == [SEED_SET.format(
+            seed=seeds[p.id], short=sha(seeds[p.id])[:8] + "…")]
 
     assert await bed.press(ana, group, "Start") is None
     await act(bed, group, by_id, 1)  # no blind: the cards go out
@@ -182,7 +188,10 @@ async def play_story(bed: Bed) -> Played:
     await boris.send(group, "/hand 1")
     await bed.idle()
     answer = group.bot_messages()[before:]
-    return Played(players, seeds, table_commitment, every, secret, hand_link(answer))
+    seen = {p.name: "\n\n".join(m.text or "" for m in p.inbox if "Points:" in (m.text or ""))
+            for p in players}
+    return Played(players, seeds, table_commitment, every, secret, hand_link(answer),
+                  [m.text or "" for m in answer[1:]], seen)
 
 
 async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
@@ -221,6 +230,8 @@ async def test_a_hand_checks_from_what_the_players_received(bed: Bed) -> None:
             raw = f[f"h{r}"]
             hashes = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).hex()
             assert f"🔐 Deck: {commitments[r]}" in text.splitlines()
+            # The seats' seeds, on record in every card message before the hand is played.
+            assert " ".join(f["p"].split(".")) in text.splitlines(), text
             order = [int(s) for s in f[f"d{r}"].split(".")]
             held = [k + 1 for k in range(3 * len(order)) if order[k % len(order)] == seat]
             own = [OPENING.fullmatch(line) for line in text.splitlines()]
@@ -253,15 +264,45 @@ async def test_the_docs_check_refuses_a_changed_card(bed: Bed) -> None:
     assert check["check"](tamper(fragment)[0]) is False
 
 
+async def test_every_proof_carries_its_version_and_an_unknown_one_is_refused(bed: Bed) -> None:
+    check = docs_checker()["check"]
+    played = await play_story(bed)
+    fragment = played.link.partition("#")[2]
+    assert fragment.startswith("v=2&") and played.answer[0].count("v=2&") == 1
+    with pytest.raises(ValueError, match="version '3' of the scheme is unknown"):
+        check(fragment.replace("v=2&", "v=3&", 1))
+    with pytest.raises(ValueError, match="version None"):
+        check(fragment.replace("v=2&", "", 1))
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 PAGE = DOCS.parent / "verify.html"
 BROWSER = CHROMIUM.exists() and DRIVER.exists()
 
 
-async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
-    """docs/verify.html in headless Chromium: a played hand's link verifies, position by
-    position; the same link with one card changed does not."""
+def without_secret(fragment: str) -> str:
+    return "&".join(part for part in fragment.split("&") if not part.startswith("s="))
+
+
+def swapped(fragment: str, first: int, second: int) -> str:
+    """The proof with two places' seals of the deal swapped and its seal recomputed: what
+    a forger can do to cards nobody opened."""
+    f = dict(part.split("=", 1) for part in fragment.split("&"))
+    raw = bytearray(base64.urlsafe_b64decode(f["h1"] + "=" * (-len(f["h1"]) % 4)))
+    a, b = slice(32 * (first - 1), 32 * first), slice(32 * (second - 1), 32 * second)
+    raw[a], raw[b] = raw[b], raw[a]
+    f["h1"] = base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("=")
+    f["c1"] = sha(" ".join(bytes(raw[q:q + 32]).hex() for q in range(0, 1024, 32)))
+    return "&".join(f"{k}={v}" for k, v in f.items())
+
+
+async def test_the_verifier_page_takes_the_reply_and_never_shows_green_for_a_partial_check(
+        bed: Bed) -> None:
+    """docs/verify.html in headless Chromium: a played hand verifies in full only with what
+    its player saw; the reply text works as the link does; before the secret is out the
+    page says what it cannot check yet and never shows green; a changed card, a forged
+    deck seal and an unknown version are refused."""
     pytest.importorskip("selenium", reason="selenium is not installed (the dev extra)")
     if not BROWSER:
         pytest.skip(f"no {CHROMIUM} and {DRIVER}: apt-get install chromium chromium-driver")
@@ -273,6 +314,7 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
     played = await play_story(bed)
     fragment = played.link.partition("#")[2]
     tampered, position = tamper(fragment)
+    boris = played.players[1]
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
@@ -284,19 +326,65 @@ async def test_the_verifier_page_in_a_real_browser(bed: Bed) -> None:
             lambda d: d.find_element(By.ID, "verdict").get_attribute("data-ok") == wanted)
         return str(driver.find_element(By.ID, "verdict").text)
 
+    def paste(proof: str, seen: str = "", seed: str = "") -> None:
+        driver.get(PAGE.as_uri())
+        for name, value in (("input", proof), ("seen", seen), ("seed", seed)):
+            box = driver.find_element(By.ID, name)
+            driver.execute_script("arguments[0].value = arguments[1];", box, value)
+        driver.find_element(By.ID, "run").click()
+
+    def notes() -> str:
+        return str(driver.find_element(By.ID, "notes").text)
+
     try:
+        # The link alone: every card checks, but nothing was compared with what was seen.
         driver.get(f"{PAGE.as_uri()}#{fragment}")
-        assert verdict("true").startswith("Verified: all")
+        assert verdict("partial").startswith("Checked so far")
         for round_no in (1, 2):
             rows = driver.find_elements(By.CSS_SELECTOR, f'table[data-round="{round_no}"] tr.ok')
             assert len(rows) == 32, round_no
         assert "✓" in driver.find_element(By.ID, "secret").text
+        assert "was not compared with what you saw" in notes()
+
+        # With Boris's card messages and seed: in full. The same from the reply's text.
+        seen, seed = played.seen[boris.name], played.seeds[boris.id]
+        paste(played.link, seen, seed)
+        assert verdict("true").startswith("Verified: all")
+        seat = driver.find_element(By.ID, "seat").text
+        assert "Boris's seed" in seat
+        # All three set seeds of their own, fixed at the same first deal.
+        assert "possibly chosen knowing yours: Ana, Vera." in seat, seat
+        assert "your card message listed" in driver.find_element(By.ID, "seeds").text
+        paste("\n\n".join(played.answer), seen, seed)
+        assert verdict("true").startswith("Verified: all")
+
+        # Before the secret is out: checked so far, with what is not, never green.
+        paste(without_secret(fragment), seen, seed)
+        assert verdict("partial").startswith("Checked so far")
+        assert "the players' seeds, the deal number" in notes()
+        # A seat's seed changed: the card messages listed the seeds before the hand.
+        f = fields(played.link)
+        forged = without_secret(fragment).replace(f["p"].split(".")[0], sha("forged"))
+        paste(forged, seen, seed)
+        assert verdict("false").startswith("Not verified")
+        assert "not the ones your card message listed" in notes()
+        # Two unopened places swapped, the seal recomputed: the card message's seal differs.
+        shown = {int(o.split("-")[0]) for o in fields(played.link)["o1"].split(".")}
+        own = {int(m[1]) for m in OPENING.finditer(seen)}
+        free = [p for p in range(1, 33) if p not in shown | own]
+        paste(swapped(without_secret(fragment), free[0], free[1]), seen, seed)
+        assert verdict("false").startswith("Not verified")
+        assert "you saw is in no round of this proof" in notes()
 
         driver.get(f"{PAGE.as_uri()}#{tampered}")
         assert verdict("false").startswith("Not verified")
         bad = driver.find_elements(By.CSS_SELECTOR, 'table[data-round="1"] tr.bad')
         assert [row.get_attribute("data-position") for row in bad] == [str(position)]
         assert len(driver.find_elements(By.CSS_SELECTOR, 'table[data-round="2"] tr.ok')) == 32
+
+        driver.get(f"{PAGE.as_uri()}#{fragment.replace('v=2', 'v=3', 1)}")
+        assert "version 3 of the dealing scheme, which this page does not know" in verdict(
+            "false")
     finally:
         driver.quit()
 
@@ -307,16 +395,15 @@ async def test_seed_shows_sets_and_refuses_plainly(bed: Bed) -> None:
     steady_clock(bed)
     await ana.start_bot()
     assert await reply(bed, ana, ana.dm, "/seed") == [
-        "You have no seed yet: a random one is drawn for you at your first deal. Set your "
-        "own with /seed TEXT."]
+        "You have no seed of your own: at each table you get one that follows from its "
+        "secret. Set your own with /seed TEXT."]
     for bad in ("/seed " + "x" * 65, "/seed tab\there"):
         assert await reply(bed, ana, group, bad) == [
-            "Use /seed TEXT: 1 to 64 characters of your own, mixed into every deal at your "
-            "tables from the next one on."], bad
+            "Use /seed TEXT: 1 to 64 characters of your own, mixed into the deals at every "
+            "table where you have not been dealt a hand yet."], bad
     assert await bed.store.fairness.seed(ana.id) is None  # nothing changed
-    said = await reply(bed, ana, group, "/seed <b>my</b> & words")
-    assert said == [f"Your seed is now <b>my</b> & words (SHA-256 {sha('<b>my</b> & words')}): "
-                    "it is mixed into every deal at your tables from the next one on."]
+    words = "<b>my</b> & words"
+    said = await reply(bed, ana, group, f"/seed {words}")
+    assert said == [SEED_SET.format(seed=words, short=sha(words)[:8] + "…")]
     assert await reply(bed, ana, ana.dm, "/seed") == [
-        f"Your seed: <b>my</b> & words\nIts SHA-256, as the proof of each hand shows it: "
-        f"{sha('<b>my</b> & words')}\nChange it any time with /seed TEXT."]
+        f"Your seed: {words} ({sha(words)[:8]}… in /hand).\nChange it with /seed TEXT."]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import itertools
 import re
@@ -81,19 +82,25 @@ async def test_hand_proof_opens_shown_cards_only_and_checks_with_hashlib(bed: Be
     story, proof = answer
     assert story.splitlines()[0].startswith(f"📜 Hand {number} · ")
     assert "Vera folds" in story
-    commitment = re.search(r"Commitment: (\w+)", proof)
-    assert commitment is not None
+    # The proof in full is folded into the message, as the checking page reads it.
+    message = group.bot_messages()[-1]
+    assert "expandable_blockquote" in {e.get("type") for e in message.entities}
     lines = proof.splitlines()
-    hashes = lines[lines.index("Position hashes 1 to 32 (HASHES):") + 1].split()
-    opened = [line.split("|") for line in lines if OPENING.fullmatch(line)]
+    fields = dict(part.split("=", 1)
+                  for part in lines[lines.index("For the checking page:") + 1].split("&"))
+    root = fields["c1"]
+    raw = base64.urlsafe_b64decode(fields["h1"] + "=" * (-len(fields["h1"]) % 4))
+    hashes = [raw[q:q + 32].hex() for q in range(0, len(raw), 32)]
+    assert f"Deck seal: {root[:8]}…, the same as on your card message" in proof
+    opened = [item.split("-") for item in fields["o1"].split(".")]
     # Recomputed here from the text alone.
-    assert len(hashes) == 32 and sha(" ".join(hashes)) == commitment[1]
+    assert len(hashes) == 32 and sha(" ".join(hashes)) == root
     assert all(sha(f"{p}|{c}|{s}") == hashes[int(p) - 1] for p, c, s in opened)
     assert {c for _, c, _ in opened} == shown and not folded & {c for _, c, _ in opened}
     # The root is the one every player got with his cards before the deal.
     for player, seat in ((ana, 0), (boris, 1), (vera, 2)):
         dm = next(m.text or "" for m in player.inbox if "Points:" in (m.text or ""))
-        assert f"🔐 Deck: {commitment[1]}" in dm.splitlines()
+        assert f"🔐 Deck: {root}" in dm.splitlines()
         own = [line.split("|") for line in dm.splitlines() if OPENING.fullmatch(line)]
         assert len(own) == 3
         assert {c for _, c, _ in own} == {c.ascii for c in dealt[seat]}

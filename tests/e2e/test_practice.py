@@ -369,3 +369,14 @@ async def test_join_and_topup_at_a_practice_table_are_refused(bed: Bed) -> None:
         assert await bed.store.users.balance(ana.id) == balance == 1000
         assert await bed.store.users.balance(wallet_of(ana.id)) == wallet
     assert bed.live(ana.dm) is live
+
+
+async def test_a_practice_table_draws_its_secret_when_it_opens(bed: Bed) -> None:
+    """As at a group's table, the secret (and whether it is revealed) is fixed with the
+    table, before any seed enters a deal: the bot cannot choose it knowing the seeds."""
+    ana = await practising(bed, "/practice 1")
+    live = bed.games.at(ana.dm.id, None)
+    assert live is not None
+    row = await bed.store.db.fetchone(
+        "SELECT reveal FROM table_secrets WHERE table_id = ?", (live.id,))
+    assert row is not None and row[0] == 1  # drawn with the table, not at its first deal

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import io
 import random
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
+from bot.fairness import next_deal
+from bot.ops.restore import restore
 from bot.store import Store
-from bot.store.errors import BadInput
+from bot.store.cli import backup
+from bot.store.errors import BadInput, StorageFailure
+from bot.store.journal import journal_path
 from bot.store.migrations import MIGRATIONS, migrate
 from engine import Hand, SeatIn
-from tests.store.conftest import RULES, play_hand, seated_table, start_hand
+from tests.store.conftest import RULES, play_hand, play_out, seated_table, start_hand
 
 NOW = 1_700_000_000
 
@@ -50,30 +56,51 @@ async def test_a_table_secret_is_drawn_once_and_committed_to(store: Store) -> No
     assert (await store.fairness.table(table.id)).revealed
 
 
-async def test_seeds_are_random_until_set_and_bad_ones_change_nothing(store: Store) -> None:
+async def test_a_seat_without_a_seed_gets_the_default_the_secret_fixes(store: Store) -> None:
     table = await seated_table(store, players=2)
-    _, nonce, seeds = await store.fairness.deal_inputs(table.id, [1, 2])
-    assert nonce == 1 and len(set(seeds)) == 2 and all(len(s) == 32 for s in seeds)
+    given = await store.fairness.deal_inputs(table.id, [1, 2])
+    secret = given.secret.secret
+    # Computed here from FAIRNESS.md: SHA-256 of "svara-default|SECRET|USER", 32 digits.
+    defaults = [sha(f"svara-default|{secret}|{u}")[:32] for u in (1, 2)]
+    assert given.nonce == 1
+    assert [s.hash for s in given.seats] == [sha(d) for d in defaults]
+    assert [(s.default, s.deal) for s in given.seats] == [(1, 1), (2, 1)]
     commits = store.db.commits
-    assert (await store.fairness.deal_inputs(table.id, [1, 2]))[2] == seeds  # kept
-    assert store.db.commits == commits  # nothing new to draw: nothing written
-    await store.fairness.set_seed(1, "my own words")
-    assert (await store.fairness.deal_inputs(table.id, [1, 2]))[2] == ["my own words", seeds[1]]
+    again = await store.fairness.deal_inputs(table.id, [1, 2])
+    assert again.seats == given.seats and again.nonce == 2
+    assert store.db.commits == commits  # nothing new to fix: nothing written
     for bad in ("", "x" * 65, "tab\there"):
         with pytest.raises(BadInput):
             await store.fairness.set_seed(1, bad)
-    assert await store.fairness.seed(1) == "my own words"
+    assert await store.fairness.seed(1) is None
+
+
+async def test_a_seed_set_between_hands_does_not_change_the_table_it_sits_at(
+        store: Store) -> None:
+    table = await seated_table(store, players=3)
+    first = await store.fairness.deal_inputs(table.id, [1, 2])
+    await store.fairness.set_seed(1, "my own words")
+    await store.fairness.set_seed(3, "a latecomer's")
+    later = await store.fairness.deal_inputs(table.id, [1, 2, 3])
+    assert later.seats[:2] == first.seats
+    # The latecomer's own seed counts from his first deal, and says which one that was.
+    assert (later.seats[2].hash, later.seats[2].default, later.seats[2].deal) == (
+        sha("a latecomer's"), None, 2)
+    await store.tables.close(table.id)
+    other = await seated_table(store, chat_id=-9, players=2)
+    seats = (await store.fairness.deal_inputs(other.id, [1, 2])).seats
+    assert seats[0].hash == sha("my own words") and seats[0].default is None
 
 
 async def test_the_nonce_counts_the_tables_deals_and_the_proof_is_kept(store: Store) -> None:
     rng = random.Random(5)
     table = await seated_table(store, players=2)
     await play_hand(store, table, rng)
-    _, nonce, seeds = await store.fairness.deal_inputs(table.id, [1, 2])
-    assert nonce == 2
+    given = await store.fairness.deal_inputs(table.id, [1, 2])
+    assert given.nonce == 2
     hand_id, _ = await start_hand(store, table, rng)
     assert await store.fairness.proof(hand_id) is None  # dealt without a proof
-    hashes = [sha(s) for s in seeds]
+    hashes = [s.hash for s in given.seats]
     await store.hands.abort(hand_id, "test")
     seats = await store.tables.seats(table.id)
     again = Hand.start(RULES, [SeatIn(s.user_id, s.stack) for s in seats], 0, b"k" * 32)
@@ -109,5 +136,62 @@ async def test_the_migration_numbers_existing_hands_per_chat(tmp_path: Path) -> 
         assert [(int(r[0]), int(r[1])) for r in rows] == [
             (1, 1), (2, 1), (3, 2), (4, 3), (5, 4), (6, 2)]
         assert MIGRATIONS[12].version == 13
+    finally:
+        await store.close()
+
+
+async def _deal_and_play(store: Store, table_id: int, rng: random.Random) -> tuple[bytes, str]:
+    """One hand dealt as the bot deals it (key, proof), played out; its key and the
+    commitment of its first deck."""
+    seats = await store.tables.seats(table_id)
+    deal = await next_deal(store, table_id, [s.user_id for s in seats])
+    hand = Hand.start(RULES, [SeatIn(s.user_id, s.stack) for s in seats], 0, deal.key)
+    hand_id, _ = await store.hands.open_numbered(table_id, hand, (deal.nonce, deal.seeds),
+                                                 seats=deal.seats)
+    commitment = hand.commitment
+    await play_out(store, hand_id, hand, rng)
+    return deal.key, commitment
+
+
+async def test_a_restored_backup_never_deals_a_seen_deck(tmp_path: Path) -> None:
+    path, copy = tmp_path / "svara.sqlite3", tmp_path / "earlier.sqlite3"
+    rng = random.Random(8)
+    store = await Store.open(path)
+    table = await seated_table(store, players=2)
+    await _deal_and_play(store, table.id, rng)
+    await store.close()
+    assert await asyncio.to_thread(backup, path, copy) == 0  # taken after hand 1
+    store = await Store.open(path)
+    seen = [await _deal_and_play(store, table.id, rng) for _ in range(2)]
+    await store.close()
+    out, err = io.StringIO(), io.StringIO()
+    assert await asyncio.to_thread(lambda: restore(copy, path, out=out, err=err)) == 0, err
+    store = await Store.open(path)
+    try:
+        assert await store.hands.count(table.id) == 1  # the restore took hands 2 and 3 away
+        key, commitment = await _deal_and_play(store, table.id, rng)
+        assert key not in {k for k, _ in seen}
+        assert commitment not in {c for _, c in seen}
+        last = await store.hands.last(table.id)
+        assert last is not None
+        proof = await store.fairness.proof(last.id)
+        # The numbers the lost hands had are skipped, and the proof shows the gap.
+        assert proof is not None and proof.nonce == 4 and proof.missing == (2, 3)
+        assert (await store.audit()).ok
+    finally:
+        await store.close()
+
+
+async def test_a_deal_journal_that_cannot_be_written_deals_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "svara.sqlite3"
+    store = await Store.open(path)
+    try:
+        table = await seated_table(store, players=2)
+        await store.fairness.table(table.id)
+        store.fairness.journal.close()
+        journal_path(path).unlink(missing_ok=True)
+        journal_path(path).mkdir()  # where the file should be: nothing can be written
+        with pytest.raises(StorageFailure):
+            await next_deal(store, table.id, [1, 2])
     finally:
         await store.close()
