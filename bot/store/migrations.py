@@ -402,6 +402,18 @@ _V15_RESULTS_DUE: tuple[Step, ...] = (
     "CREATE INDEX tables_results_due ON tables (id) WHERE results_due = 1",
 )
 
+_STAKES_AS_SEATED: tuple[Step, ...] = (
+    # The ante and the largest buy-in of the table as the player sat down: whether he is
+    # broke (and how big his rebuy may be) is judged by these, so a change of the table's
+    # stakes after he sat cannot make him broke. NULL for seats taken before they existed.
+    "ALTER TABLE seats ADD COLUMN sat_ante INTEGER CHECK (sat_ante IS NULL OR sat_ante > 0)",
+    "ALTER TABLE seats ADD COLUMN sat_most INTEGER CHECK (sat_most IS NULL OR sat_most > 0)",
+    # The house's chips a user received (rebuys and gifts), summed per user over a day.
+    "CREATE INDEX ledger_house_by_user ON ledger (user_id, at)"
+    " WHERE kind IN ('rebuy', 'house_gift') AND account IN ('stack', 'balance')",
+    "CREATE INDEX house_gifts_by_giver ON house_gifts (giver, at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -421,6 +433,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                   " chips queued for the next hand",
               _V14_GIFTS),
     Migration(15, "a closed table's results message still to be delivered", _V15_RESULTS_DUE),
+    Migration(16, "the stakes a player sat down at; the house's chips per user and day",
+              _STAKES_AS_SEATED),
 )
 LATEST = len(MIGRATIONS)
 
