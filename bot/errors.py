@@ -77,12 +77,38 @@ class TableFull(BotError):
 DAILY_HINT = N_("Short of chips? /daily gives you free chips once a day.")
 
 
+FRIEND_HINT = N_("A friend can /give you chips.")
+DAILY_AGAIN = N_("/daily gives you free chips again in {wait}.")
+
+
 class NotEnoughChips(BotError):
     msgid = N_("You need at least {ante} to sit at this table (you have {balance}).")
     chips = ("ante", "balance")
 
+    def __init__(self, *, ante: int, balance: int, daily_in: int = 0,
+                 rebuys: int | None = None) -> None:
+        super().__init__(ante=ante, balance=balance)
+        self.daily_in = daily_in
+        """Seconds until /daily gives again (0: now)."""
+        self.rebuys = rebuys
+        """The table's rebuys, all taken by him (None: not why he has none)."""
+
     def text(self, tr: Translator) -> str:
-        return super().text(tr) + " " + tr.gettext(DAILY_HINT)
+        parts = [super().text(tr)]
+        if self.rebuys is not None:
+            parts.append(RebuysUsed(most=self.rebuys).text(tr))
+        else:
+            parts.append(tr.gettext(FRIEND_HINT))
+        parts.append(ways_daily(tr, self.daily_in))
+        return " ".join(parts)
+
+
+def ways_daily(tr: Translator, due_in: int) -> str:
+    """The daily bonus as a way back: now, or when it comes."""
+    if due_in <= 0:
+        return tr.gettext(DAILY_HINT)
+    from bot.render import wait_text  # the duration in words, as /daily says it
+    return tr.format(DAILY_AGAIN, wait=wait_text(tr, due_in))
 
 
 class OnlyCreatorOrAdmin(BotError):
@@ -153,6 +179,22 @@ class GiveTooMuch(BotError):
     chips = ("balance",)
 
 
+class HouseDay(BotError):
+    msgid = N_("The house gives each player only so many chips a day, in all chats "
+               "together: {left} more for you today. A friend can /give you chips, and "
+               "/daily gives free chips once a day.")
+    chips = ("left",)
+
+
+class HouseDayGiver(BotError):
+    msgid = N_("You may give {left} more from the house today, in all your chats together.")
+    chips = ("left",)
+
+
+class ChipCeiling(BotError):
+    msgid = N_("You have as many chips as one player may hold: spend some first.")
+
+
 class AllowanceLeft(BotError):
     msgid = N_("The house may give {left} more today in this chat (setting allowance).")
     chips = ("left",)
@@ -187,6 +229,30 @@ class BadTopUp(BotError):
         if isinstance(room, int) and isinstance(balance, int) and balance < room:
             text += " " + tr.gettext(DAILY_HINT)
         return text
+
+
+REBUY_HINT = N_("/rebuy takes {chips} from the house.")
+
+
+class EmptyBalance(BotError):
+    msgid = N_("Your balance is empty: /topup has no chips to bring.")
+
+    def __init__(self, *, rebuy: int | None, daily_in: int) -> None:
+        super().__init__()
+        self.rebuy = rebuy
+        """The table's rebuy, if he may take it now (None: not a way for him)."""
+        self.daily_in = daily_in
+
+    def text(self, tr: Translator) -> str:
+        parts: list[str] = [tr.gettext(self.msgid)]
+        if self.rebuy is not None:
+            parts.append(tr.format(REBUY_HINT, chips=tr.chips(self.rebuy)))
+        parts += [tr.gettext(FRIEND_HINT), ways_daily(tr, self.daily_in)]
+        return " ".join(parts)
+
+
+class JoinFirst(BotError):
+    msgid = N_("You have chips of your own: press Join to sit down with them.")
 
 
 class NoHand(BotError):
@@ -275,6 +341,10 @@ def store_refusal(err: StoreError) -> BotError | None:
         return NoTable()
     if isinstance(err, store_errors.HandInProgress):
         return WaitForHand()
+    if isinstance(err, store_errors.BadAmount) and err.over:
+        return ChipCeiling()
+    if isinstance(err, store_errors.HouseDayLimit):
+        return HouseDayGiver(left=err.left) if err.giver else HouseDay(left=err.left)
     return None
 
 

@@ -19,7 +19,7 @@ from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
 from bot import errors, replies
-from bot.games import Live
+from bot.games import Live, Player
 from bot.handling import (
     Context,
     command_parts,
@@ -30,6 +30,7 @@ from bot.handling import (
     run_command,
     thread_of,
 )
+from bot.i18n import Translator
 from bot.names import display_name
 from bot.render import short_name
 from bot.store import InsufficientChips, UnknownUser
@@ -52,11 +53,21 @@ async def on_join(update: Update, context: Context) -> None:
     async def work() -> None:
         live = _table_here(context, message)
         during = live.hand is not None
-        await context.services.games.join(live, who)
-        if during:
+        taken = await context.services.games.join(live, who)
+        if taken:
+            await reply(context, message, await sat_with_rebuy(context, live, who, taken, tr))
+        elif during:
             await reply(context, message, tr.gettext(replies.SEATED_NEXT_HAND))
 
     await run_command(message, tr, work(), context)
+
+
+async def sat_with_rebuy(context: Context, live: Live, who: Player, taken: int,
+                         tr: Translator) -> str:
+    """What a broke player's seat with a rebuy is announced with."""
+    left = live.settings.rebuys - await context.services.store.gifts.rebuys_of(live.id, who.id)
+    return tr.format(replies.SAT_WITH_REBUY, name=short_name(live.names.get(who.id, who.name)),
+                     chips=tr.chips(taken), left=left)
 
 
 async def on_topup(update: Update, context: Context) -> None:
@@ -77,7 +88,10 @@ async def on_topup(update: Update, context: Context) -> None:
             stack = await services.games.top_up(live, who, amount)
         except (errors.WaitForHand, errors.TopUpAfterHand):
             balance = await services.store.users.balance(who.id)
-            if (amount is not None and amount > balance) or balance == 0:
+            seat = live.table.seat(who.id)
+            if balance == 0 and seat is not None:
+                raise await services.games.empty_balance(live, who.id, seat.stack) from None
+            if amount is not None and amount > balance:
                 room = (live.next_settings or live.settings).max_buy_in
                 raise errors.BadTopUp(room=room, balance=balance) from None
             await services.store.gifts.queue(live.id, who.id, "top_up", amount)
@@ -91,21 +105,37 @@ async def on_topup(update: Update, context: Context) -> None:
 
 
 async def on_rebuy(update: Update, context: Context) -> None:
-    """/rebuy in a group: a broke player's chips from the house, now or after his hand."""
+    """/rebuy [cancel] in a group: a broke player's chips from the house, now or after his
+    hand (or with his seat, if he is not seated yet)."""
     message, who, tr = command_parts(update, context)
     games = context.services.games
+    args = [a.lower() for a in context.args or []]
 
     async def work() -> None:
         live = _table_here(context, message)
+        gifts = context.services.store.gifts
+        if args == ["cancel"]:
+            if not await gifts.cancel(live.id, who.id, "rebuy"):
+                raise errors.NothingQueued()
+            await reply(context, message, tr.gettext(replies.REBUY_CANCELLED))
+            return
+        if live.table.seat(who.id) is None and live.settings.rebuy is not None:
+            # Not seated yet: a broke player sits down with his rebuy, as his Join would.
+            balance = await games.player(who)
+            if min(balance, live.settings.max_buy_in) >= live.settings.ante:
+                raise errors.JoinFirst()
+            taken = await games.join(live, who)
+            await reply(context, message, await sat_with_rebuy(context, live, who, taken, tr))
+            return
         try:
-            stack, left = await games.rebuy(live, who)
+            taken, stack, left = await games.rebuy(live, who)
         except errors.WaitForHand:
-            await context.services.store.gifts.queue(live.id, who.id, "rebuy", None)
+            await gifts.queue(live.id, who.id, "rebuy", None)
             await reply(context, message, tr.gettext(replies.REBUY_NEXT_HAND))
             return
         await reply(context, message, tr.format(
             replies.REBOUGHT, name=short_name(live.names.get(who.id, who.name)),
-            chips=tr.chips(live.settings.rebuy or 0), stack=stack, left=left))
+            chips=tr.chips(taken), stack=stack, left=left))
 
     await run_command(message, tr, work(), context)
 
@@ -159,7 +189,8 @@ async def on_give(update: Update, context: Context) -> None:
         if settings.allowance and await is_admin(context, message.chat_id, who.id):
             try:
                 left = await services.store.gifts.give_from_house(
-                    message.chat_id, who.id, receiver, amount, allowance=settings.allowance)
+                    message.chat_id, who.id, receiver, amount, allowance=settings.allowance,
+                    daily=services.games.house_daily)
             except AllowanceSpent as err:
                 raise errors.AllowanceLeft(left=err.left) from None
             await reply(context, message, tr.format(replies.GIVEN_BY_HOUSE, name=shown,
