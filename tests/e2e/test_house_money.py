@@ -29,6 +29,14 @@ async def test_an_admin_raising_the_stakes_in_his_lobby_takes_nothing_from_the_h
         "A rebuy is for a player with no chips left: /topup brings more from your balance."]
     await reply(bed, mira, group, "/leave")
     assert await bed.store.users.balance(mira.id) == 1000
+    # Now she is short of the ante she set: the rebuy she would sit down with is more
+    # than the house gives one player in a day, so she gets none of it.
+    answer = await (await mira.press(await bed.table_message(group), "Join")).answer()
+    assert answer.show_alert
+    assert answer.text.startswith("The house gives each player only so many chips a day, "
+                                  "in all chats together: 10,000 chips more for you today."), \
+        answer.text
+    assert await bed.store.users.balance(mira.id) == 1000
     after = await bed.store.audit()
     assert after.ok, after.violations
     assert after.granted == before.granted
