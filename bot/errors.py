@@ -77,38 +77,30 @@ class TableFull(BotError):
 DAILY_HINT = N_("Short of chips? /daily gives you free chips once a day.")
 
 
-FRIEND_HINT = N_("A friend can /give you chips.")
-DAILY_AGAIN = N_("/daily gives you free chips again in {wait}.")
+WAYS_NOW = N_("A friend can /give you chips, and /daily gives you free chips now.")
+WAYS_LATER = N_("A friend can /give you chips, and /daily gives you free chips in {wait}.")
+
+
+def ways_back(tr: Translator, daily_in: int) -> str:
+    """The ways to chips that work now for a player short of them: a friend's gift, and
+    the daily bonus now or when it comes."""
+    if daily_in <= 0:
+        return tr.gettext(WAYS_NOW)
+    from bot.render import wait_text  # the duration in words, as /daily says it
+    return tr.format(WAYS_LATER, wait=wait_text(tr, daily_in))
 
 
 class NotEnoughChips(BotError):
     msgid = N_("You need at least {ante} to sit at this table (you have {balance}).")
     chips = ("ante", "balance")
 
-    def __init__(self, *, ante: int, balance: int, daily_in: int = 0,
-                 rebuys: int | None = None) -> None:
+    def __init__(self, *, ante: int, balance: int, daily_in: int = 0) -> None:
         super().__init__(ante=ante, balance=balance)
         self.daily_in = daily_in
         """Seconds until /daily gives again (0: now)."""
-        self.rebuys = rebuys
-        """The table's rebuys, all taken by him (None: not why he has none)."""
 
     def text(self, tr: Translator) -> str:
-        parts = [super().text(tr)]
-        if self.rebuys is not None:
-            parts.append(RebuysUsed(most=self.rebuys).text(tr))
-        else:
-            parts.append(tr.gettext(FRIEND_HINT))
-        parts.append(ways_daily(tr, self.daily_in))
-        return " ".join(parts)
-
-
-def ways_daily(tr: Translator, due_in: int) -> str:
-    """The daily bonus as a way back: now, or when it comes."""
-    if due_in <= 0:
-        return tr.gettext(DAILY_HINT)
-    from bot.render import wait_text  # the duration in words, as /daily says it
-    return tr.format(DAILY_AGAIN, wait=wait_text(tr, due_in))
+        return super().text(tr) + " " + ways_back(tr, self.daily_in)
 
 
 class OnlyCreatorOrAdmin(BotError):
@@ -180,9 +172,8 @@ class GiveTooMuch(BotError):
 
 
 class HouseDay(BotError):
-    msgid = N_("The house gives each player only so many chips a day, in all chats "
-               "together: {left} more for you today. A friend can /give you chips, and "
-               "/daily gives free chips once a day.")
+    msgid = N_("The house gives one player only so many chips a day, in all chats "
+               "together: {left} more for you today.")
     chips = ("left",)
 
 
@@ -247,7 +238,7 @@ class EmptyBalance(BotError):
         parts: list[str] = [tr.gettext(self.msgid)]
         if self.rebuy is not None:
             parts.append(tr.format(REBUY_HINT, chips=tr.chips(self.rebuy)))
-        parts += [tr.gettext(FRIEND_HINT), ways_daily(tr, self.daily_in)]
+        parts.append(ways_back(tr, self.daily_in))
         return " ".join(parts)
 
 

@@ -575,10 +575,8 @@ class Games:
                         stakes=(ante, most))
             except InsufficientChips as err:
                 raise await self.short_of_chips(who.id, ante=ante, balance=err.have) from None
-            except NoRebuyLeft as err:
-                raise await self.short_of_chips(who.id, ante=ante, balance=balance,
-                                                rebuys=None if err.why == "not broke"
-                                                else live.settings.rebuys) from None
+            except NoRebuyLeft:  # his rebuys here are taken: the other ways
+                raise await self.short_of_chips(who.id, ante=ante, balance=balance) from None
             except HouseDayLimit as err:
                 raise errors.HouseDay(left=err.left) from None
             live.table.sit(who.id, seat.stack)
@@ -593,14 +591,14 @@ class Games:
         """The chips of the table's rebuy (None: the table has none, as a practice table)."""
         return None if live.chat_id > 0 else live.settings.rebuy
 
-    async def short_of_chips(self, user_id: int, *, ante: int, balance: int,
-                             rebuys: int | None = None) -> errors.NotEnoughChips:
+    async def short_of_chips(self, user_id: int, *, ante: int,
+                             balance: int) -> errors.NotEnoughChips:
         """The refusal of a seat to a player short of chips, naming the ways back that
         work now: a friend's gift, and the daily bonus now or when it comes."""
         user = await self.store.users.find(user_id)
         last = None if user is None else user.last_bonus_at
         due = 0 if last is None else max(0, int(last + DAY - self.clock()))
-        return errors.NotEnoughChips(ante=ante, balance=balance, daily_in=due, rebuys=rebuys)
+        return errors.NotEnoughChips(ante=ante, balance=balance, daily_in=due)
 
     async def empty_balance(self, live: Live, user_id: int,
                             stack: int) -> errors.EmptyBalance:

@@ -91,8 +91,7 @@ async def test_a_broke_player_without_rebuys_is_told_every_way_back(bed: Bed) ->
     winner, broke = await all_in_at_the_deal(bed, group, players)
     assert await reply(bed, broke, group, "/topup") == [
         "Your balance is empty: /topup has no chips to bring. /rebuy takes 1,000 chips from "
-        "the house. A friend can /give you chips. Short of chips? /daily gives you free "
-        "chips once a day."]
+        "the house. A friend can /give you chips, and /daily gives you free chips now."]
     assert await reply(bed, broke, group, "/daily") != []
     await bed.ring(group)
     await bed.store.chats.set_settings(group.id, {"ante": 5000, "rebuy": None})
@@ -100,8 +99,8 @@ async def test_a_broke_player_without_rebuys_is_told_every_way_back(bed: Bed) ->
     answer = await (await broke.press(await bed.table_message(group), "Join")).answer()
     assert answer.show_alert
     assert answer.text == ("You need at least 5,000 chips to sit at this table (you have "
-                           "200 chips). A friend can /give you chips. /daily gives you free "
-                           "chips again in 23 h 59 min.")
+                           "200 chips). A friend can /give you chips, and /daily gives you "
+                           "free chips in 23 h 59 min.")
     await bed.audit()
 
 
