@@ -6,6 +6,12 @@ table; ``house_gift``: bank to his balance, remembered with its chat in ``house_
 so a chat's daily allowance is a sum; ``gift``: one balance to another), written in one
 transaction with the checks that allow it, so two requests racing each see what the
 other did.
+
+The house's chips cannot be minted by a chat's own admin: a player is broke by the ante
+of the table as he sat down (a seat keeps it), a rebuy is never more than the table's
+largest buy-in, and what one user receives from the house (rebuys and gifts) and what one
+admin gives from it are bounded per 24 hours in every chat together (the operator's
+``daily``).
 """
 
 from __future__ import annotations

@@ -408,6 +408,19 @@ _STAKES_AS_SEATED: tuple[Step, ...] = (
     # stakes after he sat cannot make him broke. NULL for seats taken before they existed.
     "ALTER TABLE seats ADD COLUMN sat_ante INTEGER CHECK (sat_ante IS NULL OR sat_ante > 0)",
     "ALTER TABLE seats ADD COLUMN sat_most INTEGER CHECK (sat_most IS NULL OR sat_most > 0)",
+    # A seat taken before: the table's stakes as they are at the upgrade.
+    """
+    UPDATE seats SET
+        sat_ante = (SELECT CASE WHEN CAST(json_extract(t.rules, '$.ante') AS INTEGER) > 0
+                           THEN CAST(json_extract(t.rules, '$.ante') AS INTEGER) END
+                    FROM tables t WHERE t.id = seats.table_id AND json_valid(t.rules)),
+        sat_most = (SELECT CASE WHEN CAST(json_extract(t.rules, '$.ante') AS INTEGER) > 0
+                             AND CAST(json_extract(t.rules, '$.max_buy_in_antes') AS INTEGER) > 0
+                           THEN CAST(json_extract(t.rules, '$.ante') AS INTEGER)
+                                * CAST(json_extract(t.rules, '$.max_buy_in_antes') AS INTEGER)
+                           END
+                    FROM tables t WHERE t.id = seats.table_id AND json_valid(t.rules))
+    """,
     # The house's chips a user received (rebuys and gifts), summed per user over a day.
     "CREATE INDEX ledger_house_by_user ON ledger (user_id, at)"
     " WHERE kind IN ('rebuy', 'house_gift') AND account IN ('stack', 'balance')",

@@ -12,7 +12,7 @@ import pytest
 
 from bot.store import BadInput, HandInProgress, InsufficientChips, Store
 from bot.store.errors import AllowanceSpent, HouseDayLimit, NoRebuyLeft
-from bot.store.migrations import migrate
+from bot.store.migrations import _STAKES_AS_SEATED, MIGRATIONS, migrate
 from tests.store.conftest import RULES, Clock, play_out, seated_table, start_hand
 
 CHAT = -1001
@@ -265,3 +265,31 @@ async def test_the_house_gives_one_player_a_bounded_amount_a_day_in_all_chats(
     report = await store.audit()
     assert report.ok, report.violations
     assert report.granted == 1000 + 1000 + 100
+
+
+async def test_a_seat_taken_before_the_upgrade_keeps_the_stakes_of_its_table(
+        db_path: Path) -> None:
+    """A database from before the stakes were kept with a seat: the migration gives each
+    seat its table's ante and largest buy-in, so a raise after it makes nobody broke."""
+    version = next(m.version for m in MIGRATIONS if m.steps is _STAKES_AS_SEATED)
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        await migrate(conn, path=str(db_path), target=version - 1)
+    old = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        old.execute("INSERT INTO users (id, name, balance, created_at, updated_at)"
+                      " VALUES (1, 'Mira', 0, 0, 0)")
+        old.execute("INSERT INTO chats (id, created_at, updated_at) VALUES (-1, 0, 0)")
+        old.execute("INSERT INTO tables (chat_id, creator, rules, created_at) VALUES"
+                      " (-1, 1, '{\"ante\": 10, \"max_buy_in_antes\": 50}', 0)")
+        old.execute("INSERT INTO seats (table_id, user_id, join_order, joined_at)"
+                      " VALUES (1, 1, 1, 0)")
+    finally:
+        old.close()
+    store = await Store.open(db_path)
+    try:
+        (seat,) = await store.tables.seats(1)
+        assert (seat.sat_ante, seat.sat_most) == (10, 500)
+        # Broke by the ante of 10 he sat at, with the rebuy capped at its buy-in of 500.
+        assert await store.gifts.rebuy(1, 1, 10**9, most=3, below=5000, high=10**8) == 500
+    finally:
+        await store.close()
