@@ -5,6 +5,8 @@ During a player's own hand /topup and /rebuy are kept for the next one
 hand seats him for the next deal and says so.
 
 /rebuy takes the table's rebuy from the house (a table setting, a few times per table);
+a broke player who is not seated yet sits down with it (as his /join does), and
+/rebuy cancel takes back one asked for during his hand;
 /give @name N gives chips: a chat admin's from the house within the chat's daily
 allowance, anyone else's (and an admin's where the chat has no allowance) from his own
 balance. The chips move in the store (`bot.store.gifts`), one ledger movement each.
