@@ -194,6 +194,7 @@ async def start_services(
     alarms = JobQueueAlarms(app.job_queue)
     games = Games(store, outbox, defaults=table_defaults(settings),
                   starting_chips=settings.starting_chips, seed_source=seed_source,
+                  house_daily=settings.house_daily,
                   alarms=alarms)
     outbox.told = games
     app.bot_data["alarms"] = alarms

@@ -43,6 +43,9 @@ class WaitKind(StrEnum):
     """A lobby with enough players starts by itself."""
     IDLE = "idle"
     """A lobby nobody started closes, and the buy-ins go back."""
+    GRACE = "grace"
+    """Too few can play the next hand while a broke player is seated who may still rebuy
+    or be given chips: the table waits a little for him, then closes (or deals)."""
 
     @property
     def shown(self) -> bool:

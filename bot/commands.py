@@ -77,7 +77,8 @@ def clock_of(context: Context) -> float:
 
 
 class Throttle:
-    """Per user and command: at most one answer a second."""
+    """Per user and command with its arguments: at most one answer a second (the same
+    command with other arguments is another request, answered too)."""
 
     def __init__(self) -> None:
         self._last: dict[tuple[int, str], float] = {}
@@ -98,7 +99,8 @@ def throttled(name: str, handler: Handler) -> Handler:
         if user is None or update.effective_message is None:
             return
         throttle = context.bot_data.setdefault("throttle", Throttle())
-        if throttle.allow(user.id, name, clock_of(context)):
+        asked = " ".join([name, *(context.args or [])])
+        if throttle.allow(user.id, asked, clock_of(context)):
             await handler(update, context)
 
     return run

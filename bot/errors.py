@@ -81,12 +81,30 @@ class TableFull(BotError):
 DAILY_HINT = N_("Short of chips? /daily gives you free chips once a day.")
 
 
+WAYS_NOW = N_("A friend can /give you chips, and /daily gives you free chips now.")
+WAYS_LATER = N_("A friend can /give you chips, and /daily gives you free chips in {wait}.")
+
+
+def ways_back(tr: Translator, daily_in: int) -> str:
+    """The ways to chips that work now for a player short of them: a friend's gift, and
+    the daily bonus now or when it comes."""
+    if daily_in <= 0:
+        return tr.gettext(WAYS_NOW)
+    from bot.render import wait_text  # the duration in words, as /daily says it
+    return tr.format(WAYS_LATER, wait=wait_text(tr, daily_in))
+
+
 class NotEnoughChips(BotError):
     msgid = N_("You need at least {ante} to sit at this table (you have {balance}).")
     chips = ("ante", "balance")
 
+    def __init__(self, *, ante: int, balance: int, daily_in: int = 0) -> None:
+        super().__init__(ante=ante, balance=balance)
+        self.daily_in = daily_in
+        """Seconds until /daily gives again (0: now)."""
+
     def text(self, tr: Translator) -> str:
-        return super().text(tr) + " " + tr.gettext(DAILY_HINT)
+        return super().text(tr) + " " + ways_back(tr, self.daily_in)
 
 
 class OnlyCreatorOrAdmin(BotError):
@@ -157,6 +175,21 @@ class GiveTooMuch(BotError):
     chips = ("balance",)
 
 
+class HouseDay(BotError):
+    msgid = N_("The house gives one player only so many chips a day, in all chats "
+               "together: {left} more for you today.")
+    chips = ("left",)
+
+
+class HouseDayGiver(BotError):
+    msgid = N_("You may give {left} more from the house today, in all your chats together.")
+    chips = ("left",)
+
+
+class ChipCeiling(BotError):
+    msgid = N_("You have as many chips as one player may hold: spend some first.")
+
+
 class AllowanceLeft(BotError):
     msgid = N_("The house may give {left} more today in this chat (a chat admin sets the "
                "house gifts a day in /settings).")
@@ -192,6 +225,30 @@ class BadTopUp(BotError):
         if isinstance(room, int) and isinstance(balance, int) and balance < room:
             text += " " + tr.gettext(DAILY_HINT)
         return text
+
+
+REBUY_HINT = N_("/rebuy takes {chips} from the house.")
+
+
+class EmptyBalance(BotError):
+    msgid = N_("Your balance is empty: /topup has no chips to bring.")
+
+    def __init__(self, *, rebuy: int | None, daily_in: int) -> None:
+        super().__init__()
+        self.rebuy = rebuy
+        """The table's rebuy, if he may take it now (None: not a way for him)."""
+        self.daily_in = daily_in
+
+    def text(self, tr: Translator) -> str:
+        parts: list[str] = [tr.gettext(self.msgid)]
+        if self.rebuy is not None:
+            parts.append(tr.format(REBUY_HINT, chips=tr.chips(self.rebuy)))
+        parts.append(ways_back(tr, self.daily_in))
+        return " ".join(parts)
+
+
+class JoinFirst(BotError):
+    msgid = N_("You have chips of your own: press Join to sit down with them.")
 
 
 class NoHand(BotError):
@@ -280,6 +337,10 @@ def store_refusal(err: StoreError) -> BotError | None:
         return NoTable()
     if isinstance(err, store_errors.HandInProgress):
         return WaitForHand()
+    if isinstance(err, store_errors.BadAmount) and err.over:
+        return ChipCeiling()
+    if isinstance(err, store_errors.HouseDayLimit):
+        return HouseDayGiver(left=err.left) if err.giver else HouseDay(left=err.left)
     return None
 
 

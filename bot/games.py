@@ -32,9 +32,10 @@ from bot.render import (
     private_hands,
 )
 from bot.store import Store, TableStatus
-from bot.store.errors import InsufficientChips, NoRebuyLeft, StoreError
+from bot.store.errors import HouseDayLimit, InsufficientChips, NoRebuyLeft, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.models import Table as StoredTable
+from bot.store.users import DAY
 from bot.table_settings import BadSetting, TableSettings, change
 from engine import Act, Action, Hand, Phase
 from engine.events import Dealt, Event, RoundStarted, SvaraOpened
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 LOBBY_IDLE = 30 * 60.0
 """Seconds a lobby waits for Start before it closes by itself."""
 
+REBUY_GRACE = 30.0
+"""Seconds a table that cannot deal waits for a seated broke player before it closes."""
+
 TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
 
@@ -52,6 +56,10 @@ TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 EVICTED = N_("The bot can no longer write to this group: the table closed, a hand in "
               "play was refunded, and every chip went back.")
 """Why a table closed when the bot was removed from its group or lost the right to write."""
+
+CLOSED_NOW = N_("The table was closed; every chip went back.")
+"""The note of a table closed by /endgame between hands (and the answer, when no results
+message follows)."""
 
 CLOSED_AS_ASKED = N_("The table closed after the hand, as asked; every stack went back.")
 """The note of a table closed by /endgame once the hand it came during had ended."""
@@ -110,6 +118,9 @@ class Live:
     seeds: tuple[str, ...] = ()
     """The seats' seed hashes the hand in play was dealt from, in seat order: each card
     message lists them, so the seeds are on record before the hand is played."""
+    told_out: set[int] = field(default_factory=set)
+    """Players told privately that their stack is below the ante (told once, until they
+    have the ante again)."""
     cards_due: int = 0
     """Rounds of the hand in play whose cards went out but are not yet written as sent:
     written with the hand's next step (or at a clean stop). After a crash in between they
@@ -128,6 +139,7 @@ class Live:
         wait = None if self.wait is None or not self.wait.kind.shown else self.wait
         left = None if wait is None else math.ceil(wait.left(now))
         autostart = wait is not None and wait.kind is WaitKind.AUTOSTART
+        grace = wait is not None and wait.kind is WaitKind.GRACE
         return TableView(
             table_id=self.id, status=self.status, settings=self.settings, seats=seats,
             names=self.names, hand=self.hand, hand_id=self.hand_id, hand_no=self.hand_no,
@@ -138,7 +150,18 @@ class Live:
             private=self.chat_id > 0,  # private chats have positive ids, groups negative
             deadline=None if wait is None else wait.deadline,
             table_commitment=self.table_commitment, table_secret=self.table_secret,
+            waiting_for=tuple(comeback(self)) if grace else (),
         )
+
+
+def comeback(live: Live) -> list[int]:
+    """The broke players a table that cannot deal its next hand waits for: seated, with
+    a stack below the ante, who may still rebuy or be given chips (none at a practice
+    table, or one asked to close)."""
+    if live.chat_id > 0 or live.closing or live.table.can_deal():
+        return []
+    ante = live.settings.ante
+    return [s.player for s in live.table.seats if s.player > 0 and s.stack < ante]
 
 
 def _takes_part(hand: Hand, seat: int) -> bool:
@@ -232,8 +255,12 @@ class Games:
         seed_source: Callable[[], bytes] | None = None,
         clock: Callable[[], float] = time.time,
         alarms: Alarms | None = None,
+        house_daily: int | None = None,
     ) -> None:
         self.store = store
+        self.house_daily = house_daily
+        """The most chips of the house one user receives (and one admin gives) in 24 hours,
+        in every chat together (None: no bound)."""
         self.outbox = outbox
         self.defaults = defaults
         self.starting_chips = starting_chips
@@ -506,8 +533,11 @@ class Games:
         async with live.lock:
             await self._deal(live)
 
-    async def join(self, live: Live, who: Player) -> None:
-        """Sit down with a buy-in: the balance up to the table's maximum."""
+    async def join(self, live: Live, who: Player) -> int:
+        """Sit down with a buy-in: the balance up to the table's maximum; or, for a broke
+        player where the chat allows rebuys, with the table's rebuy from the house. The
+        chips he took from the house (0: none)."""
+        taken = 0
         balance = await self.player(who)
         user = await self.store.users.get(who.id)
         if not user.private_chat:
@@ -523,9 +553,11 @@ class Games:
                 seats = min(seats, live.next_settings.max_seats)
             if len(live.table.seats) >= seats:
                 raise errors.TableFull()
-            ante = live.settings.ante
-            if min(balance, live.settings.max_buy_in) < ante:
-                raise errors.NotEnoughChips(ante=ante, balance=balance)
+            ante, most = live.settings.ante, live.settings.max_buy_in
+            rebuy = self._rebuy_of(live)
+            broke = min(balance, most) < ante
+            if broke and rebuy is None:
+                raise await self.short_of_chips(who.id, ante=ante, balance=balance)
             wait: Wait | None = None
             if live.status is TableStatus.LOBBY:
                 # What the lobby waits for once he sits (his buy-in is at least the ante),
@@ -533,20 +565,58 @@ class Games:
                 wait = self.waits.follow(live.wait, _lobby_want(
                     live.settings, len(live.table.seats) + 1,
                     len(live.table.players_ready()) + 1))
+            stored = None if wait is None or wait == live.stored_wait else wait.to_json()
             try:
-                # His balance up to the maximum, read where it moves: another table may
-                # have taken some since.
-                seat = await self.store.tables.join(
-                    live.id, who.id, live.settings.max_buy_in, min_buy_in=ante,
-                    wait=None if wait is None or wait == live.stored_wait else wait.to_json())
+                if broke and rebuy is not None:
+                    # Broke where the chat allows rebuys: he sits down with one.
+                    seat = await self.store.gifts.sit_with_rebuy(
+                        live.id, who.id, rebuy, most=live.settings.rebuys, ante=ante,
+                        high=most, daily=self.house_daily, wait=stored)
+                    taken = seat.stack
+                else:
+                    # His balance up to the maximum, read where it moves: another table may
+                    # have taken some since.
+                    seat = await self.store.tables.join(
+                        live.id, who.id, most, min_buy_in=ante, wait=stored,
+                        stakes=(ante, most))
             except InsufficientChips as err:
-                raise errors.NotEnoughChips(ante=ante, balance=err.have) from None
+                raise await self.short_of_chips(who.id, ante=ante, balance=err.have) from None
+            except NoRebuyLeft:  # his rebuys here are taken: the other ways
+                raise await self.short_of_chips(who.id, ante=ante, balance=balance) from None
+            except HouseDayLimit as err:
+                raise errors.HouseDay(left=err.left) from None
             live.table.sit(who.id, seat.stack)
             if wait is not None:
                 live.wait = live.stored_wait = wait
             live.name(who.id, who.name)
             live.note = None
             await self._publish(live)
+            return taken
+
+    def _rebuy_of(self, live: Live) -> int | None:
+        """The chips of the table's rebuy (None: the table has none, as a practice table)."""
+        return None if live.chat_id > 0 else live.settings.rebuy
+
+    async def short_of_chips(self, user_id: int, *, ante: int,
+                             balance: int) -> errors.NotEnoughChips:
+        """The refusal of a seat to a player short of chips, naming the ways back that
+        work now: a friend's gift, and the daily bonus now or when it comes."""
+        user = await self.store.users.find(user_id)
+        last = None if user is None else user.last_bonus_at
+        due = 0 if last is None else max(0, int(last + DAY - self.clock()))
+        return errors.NotEnoughChips(ante=ante, balance=balance, daily_in=due)
+
+    async def empty_balance(self, live: Live, user_id: int,
+                            stack: int) -> errors.EmptyBalance:
+        """The answer to a top-up from an empty balance: the ways to chips that work now
+        (the table's rebuy if his stack is below the ante and he has one left)."""
+        short = await self.short_of_chips(user_id, ante=live.settings.ante, balance=0)
+        rebuy = self._rebuy_of(live)
+        if rebuy is not None and (stack >= live.settings.ante or await
+                                  self.store.gifts.rebuys_of(live.id, user_id)
+                                  >= live.settings.rebuys):
+            rebuy = None
+        return errors.EmptyBalance(rebuy=rebuy, daily_in=short.daily_in)
 
     async def leave(self, live: Live, who: Player) -> None:
         """Stand up: now between hands, or fold now and go when the hand ends."""
@@ -581,6 +651,8 @@ class Games:
                     raise errors.WaitForHand()
                 raise errors.TopUpAfterHand()
             room = live.settings.max_buy_in - seat.stack
+            if balance == 0 and room > 0:
+                raise await self.empty_balance(live, who.id, seat.stack)
             wanted = min(room, balance) if amount is None else amount
             if not 1 <= wanted <= min(room, balance):
                 raise errors.BadTopUp(room=max(room, 0), balance=balance)
@@ -594,30 +666,50 @@ class Games:
             await self._publish(live)
             return seat.stack
 
-    async def rebuy(self, live: Live, who: Player) -> tuple[int, int]:
+    async def rebuy(self, live: Live, who: Player) -> tuple[int, int, int]:
         """/rebuy: a broke player takes the table's rebuy from the house (bot.store.gifts);
-        his new stack and how many rebuys he has left."""
-        await self.player(who)
+        the chips he took, his new stack and how many rebuys he has left.
+
+        During his own hand: `WaitForHand` if the rebuy would bring chips should he lose
+        the chips he has in play (it is then queued), `NotBroke` if it never would."""
+        balance = await self.player(who)
         async with live.lock:
             self._check_live(live)
-            chips, most = live.settings.rebuy, live.settings.rebuys
-            if chips is None or live.chat_id > 0:  # a practice table has none
+            chips, most = self._rebuy_of(live), live.settings.rebuys
+            if chips is None:
                 raise errors.NoRebuys()
             seat = live.table.seat(who.id)
             if seat is None:
                 raise errors.NotAtTable()
+            ante = live.settings.ante
             if live.table.in_hand and who.id in live.table.dealt:
+                hand = live.hand
+                index = None if hand is None else hand.seat_of(who.id)
+                behind = seat.stack if hand is None or index is None \
+                    else hand.seats[index].stack
+                if behind >= ante or balance >= ante:
+                    raise errors.NotBroke()
+                if await self.store.gifts.rebuys_of(live.id, who.id) >= most:
+                    raise errors.RebuysUsed(most=most)
                 raise errors.WaitForHand()
             try:
                 stack = await self.store.gifts.rebuy(live.id, who.id, chips, most=most,
-                                                     below=live.settings.ante)
+                                                     below=ante,
+                                                     high=live.settings.max_buy_in,
+                                                     daily=self.house_daily)
+            except HouseDayLimit as err:
+                raise errors.HouseDay(left=err.left) from None
             except NoRebuyLeft as err:
                 if err.why == "not broke":
                     raise errors.NotBroke() from None
                 raise errors.RebuysUsed(most=most) from None
-            live.table.top_up(who.id, stack - seat.stack, stack)
-            self.outbox.show(live)  # the timers run on untouched
-            return stack, most - await self.store.gifts.rebuys_of(live.id, who.id)
+            taken = stack - seat.stack
+            live.table.top_up(who.id, taken, stack)
+            if live.wait is not None and live.wait.kind is WaitKind.GRACE:
+                await self._publish(live)  # the table waited for him: the next deal
+            else:
+                self.outbox.show(live)  # the timers run on untouched
+            return taken, stack, most - await self.store.gifts.rebuys_of(live.id, who.id)
 
     async def start(self, live: Live, who: Player, *, is_admin: bool) -> None:
         """The creator or an admin deals the first hand."""
@@ -659,7 +751,7 @@ class Games:
                 live.closing = True
                 self.outbox.show(live)  # the turn's timer runs on untouched
                 return
-            await self._close(live, N_("The table was closed; every chip went back."))
+            await self._close(live, CLOSED_NOW)
 
     # ----------------------------------------------------------------- play
 
@@ -794,7 +886,8 @@ class Games:
 
     async def _ring(self, live: Live, wait: Wait) -> None:
         """Do what a timer that rang waits for (under the lock)."""
-        if wait.kind is WaitKind.NEXT:
+        if wait.kind in (WaitKind.NEXT, WaitKind.GRACE):
+            # After a grace nobody came back in, the deal closes the table.
             if live.closing:
                 await self._close(live, CLOSED_AS_ASKED)
             else:
@@ -998,6 +1091,8 @@ class Games:
         hand = live.hand
         if live.status is TableStatus.LOBBY:
             return _lobby_want(s, len(live.table.seats), len(live.table.players_ready()))
+        if (hand is None or hand.is_over) and comeback(live):
+            return Want(WaitKind.GRACE, live.hand_id, 0, REBUY_GRACE)
         return _hand_want(s, hand, live.hand_id)
 
     # ----------------------------------------------------------------- start-up

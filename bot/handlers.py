@@ -14,7 +14,7 @@ from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 
 from bot import errors, replies
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Live, Player
+from bot.games import CLOSED_NOW, Live, Player
 from bot.handling import (
     JOIN_PAYLOAD,
     Context,
@@ -33,7 +33,9 @@ from bot.handling import (
     user_tr,
 )
 from bot.i18n import Translator
-from bot.render import cards_popup, press_toast
+from bot.render import CLOSING_AFTER_HAND, cards_popup, press_toast
+from bot.seats import sat_with_rebuy
+from bot.store import TableStatus
 from bot.texts import help_text, rules_text, welcome_text
 from engine import Act, Action
 
@@ -103,7 +105,10 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
         await query.answer(popup(cards_popup(tr, hand, seat)), show_alert=True)
         return True
     if press.hand == 0:
-        await _lobby_button(context, live, who, button)
+        toast = await _lobby_button(context, live, who, button, tr)
+        if toast is not None:
+            await query.answer(popup(toast))
+            return True
     elif button is Button.BACK:
         await games.come_back(live, who)
     elif button in _TURN or button in _SVARA:
@@ -125,10 +130,17 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
     return False
 
 
-async def _lobby_button(context: Context, live: Live, who: Player, button: Button) -> None:
+async def _lobby_button(context: Context, live: Live, who: Player, button: Button,
+                        tr: Translator) -> str | None:
+    """Do what a lobby's button asks (Join also during a hand); a toast to answer with."""
     games = context.services.games
     if button is Button.JOIN:
-        await games.join(live, who)
+        during = live.hand is not None
+        taken = await games.join(live, who)
+        if taken:
+            return await sat_with_rebuy(context, live, who, taken, tr)
+        if during:
+            return tr.gettext(replies.SEATED_NEXT_HAND)
     elif button is Button.LEAVE:
         await games.leave(live, who)
     elif button is Button.START:
@@ -138,6 +150,7 @@ async def _lobby_button(context: Context, live: Live, who: Player, button: Butto
         await games.come_back(live, who)
     else:
         raise errors.Expired()
+    return None
 
 
 async def on_unknown_press(update: Update, context: Context) -> None:
@@ -190,6 +203,11 @@ async def on_table_command(update: Update, context: Context) -> None:
         elif command == "endgame":
             admin = who.id == live.creator or await is_admin(context, live.chat_id, who.id)
             await games.end(live, who, is_admin=admin)
+            # Answered: when the hand ends, or now (unless the results message answers).
+            if live.closing and live.status is not TableStatus.CLOSED:
+                await reply(context, message, tr.gettext(CLOSING_AFTER_HAND))
+            elif live.results is None:
+                await reply(context, message, tr.gettext(CLOSED_NOW))
         elif command == "bet":
             await bet(games, live, who, context.args)
 

@@ -21,7 +21,7 @@ from bot import errors, replies
 from bot.games import Live
 from bot.handling import Services
 from bot.store import InsufficientChips, StoreError
-from bot.store.errors import NoRebuyLeft
+from bot.store.errors import HouseDayLimit, NoRebuyLeft
 from bot.store.gifts import Queued
 from engine import Hand
 
@@ -53,12 +53,16 @@ class NextHand:
             if refusal is not None:
                 self._tell(live, ask.user_id, replies.QUEUED_NOT_ADDED, refusal)
         ante = live.settings.ante
+        live.told_out -= {s.player for s in live.table.seats if s.stack >= ante}
         for seat in live.table.seats:
             if seat.player < 0 or hand.seat_of(seat.player) is None:
                 continue
             if seat.sitting_out and not away_before.get(seat.player, False):
                 self._tell(live, seat.player, replies.SAT_OUT_PRIVATE)
-            elif seat.stack < ante and not seat.sitting_out:
+            elif seat.stack < ante and not seat.sitting_out \
+                    and seat.player not in live.told_out:
+                # Once while he stays short, not after every hand he sits out.
+                live.told_out.add(seat.player)
                 self._tell(live, seat.player, replies.OUT_OF_CHIPS_REBUY
                            if live.settings.rebuy else replies.OUT_OF_CHIPS_PRIVATE)
 
@@ -76,7 +80,11 @@ class NextHand:
                 try:
                     stack = await store.gifts.rebuy(live.id, ask.user_id, chips,
                                                     most=live.settings.rebuys,
-                                                    below=live.settings.ante)
+                                                    below=live.settings.ante,
+                                                    high=live.settings.max_buy_in,
+                                                    daily=self.services.games.house_daily)
+                except HouseDayLimit as err:
+                    return errors.HouseDay(left=err.left)
                 except NoRebuyLeft as err:
                     # Not broke after all: the rebuy is not needed.
                     return None if err.why == "not broke" else errors.RebuysUsed(

@@ -68,6 +68,10 @@ class Outcome:
     """The hand is over: point to its proof (/hand N)."""
 
 
+CLOSING_AFTER_HAND = N_("🔚 Closing after this hand: then every stack goes back.")
+"""Under a table /endgame asked to close (and the answer to that /endgame)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """Everything the table message shows."""
@@ -98,6 +102,8 @@ class TableView:
     """SHA-256 of the table's secret, shown before its first decision (docs/FAIRNESS.md)."""
     table_secret: str | None = None
     """The table's secret, shown once the table has closed (if its settings reveal it)."""
+    waiting_for: tuple[int, ...] = ()
+    """Broke players the table waits for before it closes (the grace of a rebuy)."""
     last: Outcome | None = None
     """How the hand before the one in play ended: one line until this hand's first action."""
     last_id: int = 0
@@ -303,7 +309,7 @@ def _playing(view: TableView, tr: Translator) -> Screen:
         # Before the round's first decision (a blind, a svara buy-in): its deck is fixed.
         lines.append(deck_line(tr, hand.commitment))
     if view.closing:
-        lines.append(tr.gettext("🔚 Closing after this hand: then every stack goes back."))
+        lines.append(tr.gettext(CLOSING_AFTER_HAND))
     lines.append("")
     for i, s in enumerate(hand.seats):
         marker = "▶ " if i == hand.to_act or i in hand.pending else "   "
@@ -409,6 +415,10 @@ def _hand_buttons(view: TableView, tr: Translator,
     extra = [(tr.gettext("My cards"), press(Button.CARDS))]
     if any(s.sitting_out for s in view.seats):
         extra.append((tr.gettext("I'm back"), press(Button.BACK)))
+    if not view.private and len(view.seats) < view.settings.max_seats:
+        # A latecomer takes a seat for the next deal (the lobby's Join, during a hand).
+        extra.append((tr.gettext("Sit in next hand"),
+                      Press(view.table_id, 0, 0, Button.JOIN).encode()))
     rows.append(tuple(extra))
     return tuple(rows)
 
@@ -434,7 +444,12 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
     if view.note:
         lines += ["", tr.gettext(view.note)]
     lines += _fairness_lines(view, tr)
-    if view.wait_seconds:
+    if view.wait_seconds and view.waiting_for:
+        names = Html(", ".join(_name(view, p) for p in view.waiting_for))
+        msgid = (N_("Waiting for {names} to rebuy · {time}") if view.settings.rebuy
+                 else N_("Waiting for {names} to bring chips · {time}"))
+        lines += ["", tr.format(msgid, names=names, time=tr.seconds(view.wait_seconds))]
+    elif view.wait_seconds:
         lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds))]
     rows: list[tuple[tuple[str, str], ...]] = []
     if any(s.sitting_out for s in view.seats):

@@ -31,11 +31,16 @@ TOP_UP_NEXT_HAND = N_("+{chips} at the next hand. /topup cancel takes it back.")
 TOP_UP_ALL_NEXT_HAND = N_("Chips up to the table's maximum at the next hand. /topup cancel "
                           "takes it back.")
 """/topup (no amount) during the player's own hand."""
-REBUY_NEXT_HAND = N_("A rebuy at the next hand, if you have no chips left then. /topup cancel "
+REBUY_NEXT_HAND = N_("A rebuy at the next hand, if you have no chips left then. /rebuy cancel "
                      "takes it back.")
 """/rebuy during the player's own hand."""
 QUEUE_CANCELLED = N_("Cancelled: nothing is added at the next hand.")
 """/topup cancel."""
+REBUY_CANCELLED = N_("Cancelled: no rebuy at the next hand.")
+"""/rebuy cancel."""
+SAT_WITH_REBUY = N_("{name} sits down with {chips} from the house (a rebuy), {left} more "
+                    "rebuys.")
+"""A broke player's Join (or /rebuy before he sits) where the chat allows rebuys."""
 
 # --------------------------------------------------------------------- after a hand, in private
 

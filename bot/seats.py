@@ -5,6 +5,8 @@ During a player's own hand /topup and /rebuy are kept for the next one
 hand seats him for the next deal and says so.
 
 /rebuy takes the table's rebuy from the house (a table setting, a few times per table);
+a broke player who is not seated yet sits down with it (as his /join does), and
+/rebuy cancel takes back one asked for during his hand;
 /give @name N gives chips: a chat admin's from the house within the chat's daily
 allowance, anyone else's (and an admin's where the chat has no allowance) from his own
 balance. The one who gets them may be named by @name, by a text mention or by a reply
@@ -74,11 +76,21 @@ async def on_join(update: Update, context: Context) -> None:
     async def work() -> None:
         live = _table_here(context, message)
         during = live.hand is not None
-        await context.services.games.join(live, who)
-        if during:
+        taken = await context.services.games.join(live, who)
+        if taken:
+            await reply(context, message, await sat_with_rebuy(context, live, who, taken, tr))
+        elif during:
             await reply(context, message, tr.gettext(replies.SEATED_NEXT_HAND))
 
     await run_command(message, tr, work(), context)
+
+
+async def sat_with_rebuy(context: Context, live: Live, who: Player, taken: int,
+                         tr: Translator) -> str:
+    """What a broke player's seat with a rebuy is announced with."""
+    left = live.settings.rebuys - await context.services.store.gifts.rebuys_of(live.id, who.id)
+    return tr.format(replies.SAT_WITH_REBUY, name=short_name(live.names.get(who.id, who.name)),
+                     chips=tr.chips(taken), left=left)
 
 
 async def on_topup(update: Update, context: Context) -> None:
@@ -99,7 +111,10 @@ async def on_topup(update: Update, context: Context) -> None:
             stack = await services.games.top_up(live, who, amount)
         except (errors.WaitForHand, errors.TopUpAfterHand):
             balance = await services.store.users.balance(who.id)
-            if (amount is not None and amount > balance) or balance == 0:
+            seat = live.table.seat(who.id)
+            if balance == 0 and seat is not None:
+                raise await services.games.empty_balance(live, who.id, seat.stack) from None
+            if amount is not None and amount > balance:
                 room = (live.next_settings or live.settings).max_buy_in
                 raise errors.BadTopUp(room=room, balance=balance) from None
             await services.store.gifts.queue(live.id, who.id, "top_up", amount)
@@ -113,21 +128,37 @@ async def on_topup(update: Update, context: Context) -> None:
 
 
 async def on_rebuy(update: Update, context: Context) -> None:
-    """/rebuy in a group: a broke player's chips from the house, now or after his hand."""
+    """/rebuy [cancel] in a group: a broke player's chips from the house, now or after his
+    hand (or with his seat, if he is not seated yet)."""
     message, who, tr = command_parts(update, context)
     games = context.services.games
+    args = [a.lower() for a in context.args or []]
 
     async def work() -> None:
         live = _table_here(context, message)
+        gifts = context.services.store.gifts
+        if args == ["cancel"]:
+            if not await gifts.cancel(live.id, who.id, "rebuy"):
+                raise errors.NothingQueued()
+            await reply(context, message, tr.gettext(replies.REBUY_CANCELLED))
+            return
+        if live.table.seat(who.id) is None and live.settings.rebuy is not None:
+            # Not seated yet: a broke player sits down with his rebuy, as his Join would.
+            balance = await games.player(who)
+            if min(balance, live.settings.max_buy_in) >= live.settings.ante:
+                raise errors.JoinFirst()
+            taken = await games.join(live, who)
+            await reply(context, message, await sat_with_rebuy(context, live, who, taken, tr))
+            return
         try:
-            stack, left = await games.rebuy(live, who)
+            taken, stack, left = await games.rebuy(live, who)
         except errors.WaitForHand:
-            await context.services.store.gifts.queue(live.id, who.id, "rebuy", None)
+            await gifts.queue(live.id, who.id, "rebuy", None)
             await reply(context, message, tr.gettext(replies.REBUY_NEXT_HAND))
             return
         await reply(context, message, tr.format(
             replies.REBOUGHT, name=short_name(live.names.get(who.id, who.name)),
-            chips=tr.chips(live.settings.rebuy or 0), stack=stack, left=left))
+            chips=tr.chips(taken), stack=stack, left=left))
 
     await run_command(message, tr, work(), context)
 
@@ -216,7 +247,8 @@ async def _give(context: Context, chat_id: int, who: Player, receiver: int,
     if allowance is not None:
         try:
             left = await gifts.give_from_house(chat_id, who.id, receiver, amount,
-                                               allowance=allowance, menu=menu)
+                                               allowance=allowance, menu=menu,
+                                               daily=context.services.games.house_daily)
         except AllowanceSpent as err:
             raise errors.AllowanceLeft(left=err.left) from None
         return lambda tr: tr.format(replies.GIVEN_BY_HOUSE, name=shown, chips=tr.chips(amount),

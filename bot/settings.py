@@ -151,6 +151,10 @@ class Settings(BaseSettings):
     starting_chips: int = Field(default=1000, gt=0, description="Chips a new player gets.")
     daily_bonus: int = Field(default=200, gt=0, le=10**9,
                              description="Chips /daily gives, once every 24 hours.")
+    house_daily: int = Field(
+        default=10_000, ge=0, le=10**9,
+        description="The most chips of the house (rebuys and admins' gifts) one user receives "
+        "in 24 hours, in every chat together; also the most one admin gives from the house.")
     default_ante: int = Field(default=10, gt=0, description="Ante of a new table.")
     rate_limit: bool = Field(default=True, description="Throttle calls to stay under limits.")
     group_per_minute: float = Field(

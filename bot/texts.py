@@ -35,6 +35,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 MORE_USES: dict[str, tuple[tuple[str, str], ...]] = {
+    "rebuy": (("rebuy cancel", N_("Take back a rebuy asked for during your hand")),),
     "stats": (("stats group", N_("This chat's chart: each regular's net over the last "
                                  "30 days")),),
 }
@@ -51,6 +52,8 @@ def help_text(tr: Translator) -> str:
     for command, description in COMMANDS:
         lines.append(f"/{command}: {tr.gettext(description)}")
         lines += [f"/{use}: {tr.gettext(text)}" for use, text in MORE_USES.get(command, ())]
+    lines += ["", tr.gettext("Rebuys from the house are off until a chat admin turns them "
+                             "on: /settings rebuy 500.")]
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 VERSION = "0.2.0"
 """The release: raise it for every release (a new schema raises the minor number)."""
 
-SCHEMA = 17
+SCHEMA = 18
 """The newest schema (`bot.store.migrations.LATEST`) this version ships."""
 
 

@@ -41,6 +41,12 @@ class BadAmount(StoreError, ValueError):
     def __init__(self, what: str, amount: object, low: int, high: int) -> None:
         super().__init__(f"{what} must be a whole number from {low} to {high}, not {amount!r}")
         self.amount = amount
+        self.high = high
+
+    @property
+    def over(self) -> bool:
+        """A whole number above the range: too many chips, not a malformed amount."""
+        return type(self.amount) is int and self.amount > self.high
 
 
 class BadInput(StoreError, ValueError):
@@ -136,6 +142,18 @@ class NoRebuyLeft(StoreError):
     def __init__(self, table_id: int, user_id: int, why: str) -> None:
         super().__init__(f"user {user_id} may not rebuy at table {table_id}: {why}")
         self.why = why
+
+
+class HouseDayLimit(StoreError):
+    """The house's chips a user would receive (rebuys and gifts, in every chat) are over
+    what one user may receive in a day, or a giver's over what one admin may give."""
+
+    def __init__(self, user_id: int, left: int, asked: int, *, giver: bool = False) -> None:
+        whose = "give" if giver else "receive"
+        super().__init__(f"user {user_id} may {whose} {left} more chips of the house today, "
+                         f"not {asked}")
+        self.left = left
+        self.giver = giver
 
 
 class AllowanceSpent(StoreError):

@@ -6,6 +6,12 @@ table; ``house_gift``: bank to his balance, remembered with its chat in ``house_
 so a chat's daily allowance is a sum; ``gift``: one balance to another), written in one
 transaction with the checks that allow it, so two requests racing each see what the
 other did.
+
+The house's chips cannot be minted by a chat's own admin: a player is broke by the ante
+of the table as he sat down (a seat keeps it), a rebuy is never more than the table's
+largest buy-in, and what one user receives from the house (rebuys and gifts) and what one
+admin gives from it are bounded per 24 hours in every chat together (the operator's
+``daily``).
 """
 
 from __future__ import annotations
@@ -19,13 +25,15 @@ from bot.store.errors import (
     AllowanceSpent,
     BadInput,
     HandInProgress,
+    HouseDayLimit,
     InsufficientChips,
     MenuUsed,
     NoRebuyLeft,
 )
 from bot.store.migrations import MAX_CHIPS
+from bot.store.models import Seat
 from bot.store.sql import Conn, fetchall, fetchone
-from bot.store.tables import get_seat, live_table, open_hand_players
+from bot.store.tables import get_seat, live_table, open_hand_players, sit_empty
 from bot.store.users import DAY, get_user
 
 
@@ -97,6 +105,54 @@ async def given_today(conn: Conn, chat_id: int, now: int) -> int:
     return int(row[0]) if row is not None else 0
 
 
+async def house_received(conn: Conn, user_id: int, now: int) -> int:
+    """The house's chips the user received (rebuys, gifts from the house) in every chat in
+    the 24 hours before ``now``."""
+    row = await fetchone(conn, "SELECT ifnull(sum(delta), 0) FROM ledger WHERE user_id = ?"
+                               " AND at > ? AND kind IN ('rebuy', 'house_gift')"
+                               " AND account IN ('stack', 'balance')", (user_id, now - DAY))
+    return int(row[0]) if row is not None else 0
+
+
+async def house_given_by(conn: Conn, giver: int, now: int) -> int:
+    """The house's chips one admin gave in every chat in the 24 hours before ``now``."""
+    row = await fetchone(conn, "SELECT ifnull(sum(amount), 0) FROM house_gifts"
+                               " WHERE giver = ? AND at > ?", (giver, now - DAY))
+    return int(row[0]) if row is not None else 0
+
+
+async def _check_house_day(conn: Conn, user_id: int, amount: int, daily: int | None,
+                           now: int) -> None:
+    if daily is None:
+        return
+    if type(daily) is not int or daily < 0:
+        raise BadInput(f"the house's chips a day are a whole number, not {daily!r}")
+    left = daily - await house_received(conn, user_id, now)
+    if amount > left:
+        raise HouseDayLimit(user_id, max(left, 0), amount)
+
+
+async def _rebuy_into(conn: Conn, seat: Seat, amount: int, *, most: int, below: int,
+                      high: int | None, daily: int | None, now: int) -> int:
+    """The rebuy's checks and its movement, in the caller's transaction; the new stack."""
+    user_id, table_id = seat.user_id, seat.table_id
+    if seat.sat_ante is not None:
+        below = min(below, seat.sat_ante)
+    for cap in (high, seat.sat_most):
+        if cap is not None:
+            amount = min(amount, cap)
+    user = await get_user(conn, user_id)
+    if seat.stack >= below or user.balance >= below:
+        raise NoRebuyLeft(table_id, user_id, "not broke")
+    if await rebuys_taken(conn, table_id, user_id) >= most:
+        raise NoRebuyLeft(table_id, user_id, f"all {most} taken")
+    await _check_house_day(conn, user_id, amount, daily, now)
+    ledger.check_amount("the stack after it", seat.stack + amount, high=MAX_CHIPS)
+    await ledger.post(conn, [ledger.Transfer("rebuy", amount, ledger.BANK,
+                                             ledger.stack(user_id, table_id))], at=now)
+    return seat.stack + amount
+
+
 class Gifts:
     """Rebuys and gifts. Every write is one transaction."""
 
@@ -108,12 +164,16 @@ class Gifts:
         return int(self._clock())
 
     async def rebuy(self, table_id: int, user_id: int, amount: int, *, most: int,
-                    below: int) -> int:
+                    below: int, high: int | None = None, daily: int | None = None) -> int:
         """A rebuy of ``amount`` chips from the house to the player's stack; his new stack.
 
         Only for a player who is broke: his stack and his balance both below ``below``
-        (the ante), not in the open hand, and only ``most`` times at this table;
-        otherwise `NoRebuyLeft` (or `HandInProgress`), and nothing changes.
+        (the ante now, or the ante when he sat down if that was lower: a change of the
+        stakes after he sat never makes him broke), not in the open hand, and only ``most``
+        times at this table; otherwise `NoRebuyLeft` (or `HandInProgress`), and nothing
+        changes. The rebuy is at most ``high`` (the table's largest buy-in, or the one when
+        he sat down if lower), and the house gives one user at most ``daily`` chips in 24
+        hours in every chat together (`HouseDayLimit`).
         """
         ledger.check_amount("a rebuy", amount)
         if type(most) is not int or most < 0:
@@ -128,17 +188,44 @@ class Gifts:
             hand = await open_hand_players(conn, table_id)
             if hand is not None and user_id in hand[1]:
                 raise HandInProgress(table_id, hand[0])
-            user = await get_user(conn, user_id)
-            if seat.stack >= below or user.balance >= below:
-                raise NoRebuyLeft(table_id, user_id, "not broke")
-            if await rebuys_taken(conn, table_id, user_id) >= most:
-                raise NoRebuyLeft(table_id, user_id, f"all {most} taken")
-            ledger.check_amount("the stack after it", seat.stack + amount, high=MAX_CHIPS)
-            await ledger.post(conn, [ledger.Transfer("rebuy", amount, ledger.BANK,
-                                                     ledger.stack(user_id, table_id))], at=now)
-            return seat.stack + amount
+            return await _rebuy_into(conn, seat, amount, most=most, below=below, high=high,
+                                     daily=daily, now=now)
 
         return await self._db.write(work)
+
+    async def sit_with_rebuy(self, table_id: int, user_id: int, amount: int, *, most: int,
+                             ante: int, high: int, daily: int | None = None,
+                             wait: str | None = None) -> Seat:
+        """A broke player sits down with the table's rebuy from the house; his seat.
+
+        Broke: his balance below ``ante``, so no buy-in of his own is possible (what little
+        he has stays in his balance). The seat keeps ``ante`` and ``high`` as the stakes he
+        sat at; the rebuy is as `rebuy` allows it (`NoRebuyLeft`, `HouseDayLimit`), written
+        with the seat (and ``wait``, what the table waits for now) in one transaction.
+        """
+        ledger.check_amount("a rebuy", amount)
+        if type(most) is not int or most < 0:
+            raise BadInput(f"the most rebuys is a whole number, not {most!r}")
+        now = self._now()
+
+        async def work(conn: Conn) -> Seat:
+            table = await live_table(conn, table_id)
+            if table.practice:
+                raise NoRebuyLeft(table_id, user_id, "a practice table")
+            seat = await sit_empty(conn, table_id, user_id, at=now, stakes=(ante, high))
+            await _rebuy_into(conn, seat, amount, most=most, below=ante, high=high,
+                              daily=daily, now=now)
+            if wait is not None:
+                await conn.execute("UPDATE tables SET wait = ? WHERE id = ?", (wait, table_id))
+            return await get_seat(conn, table_id, user_id)
+
+        return await self._db.write(work)
+
+    async def house_left(self, user_id: int, daily: int) -> int:
+        """What the house may still give the user (rebuys and gifts) in the next 24 hours."""
+        now = self._now()
+        got = await self._db.read(lambda conn: house_received(conn, user_id, now))
+        return max(0, daily - got)
 
     async def rebuys(self, table_id: int) -> list[Rebuys]:
         """Every player's rebuys at the table, in the order they took the first."""
@@ -181,12 +268,15 @@ class Gifts:
         return await self._db.write(work)
 
     async def give_from_house(self, chat_id: int, giver: int, receiver: int, amount: int,
-                              *, allowance: int, menu: GiveMenu | None = None) -> int:
+                              *, allowance: int, menu: GiveMenu | None = None,
+                              daily: int | None = None) -> int:
         """A chat admin gives ``amount`` new chips from the house to a player's balance,
         within the chat's ``allowance`` per 24 hours; what the chat may still give.
 
         Over the allowance: `AllowanceSpent` (with what is left), and nothing changes; from
-        a ``menu`` that gave already: `MenuUsed`, and nothing changes.
+        a ``menu`` that gave already: `MenuUsed`, and nothing changes. ``daily`` bounds the
+        house's chips in every chat together: what one user receives (with his rebuys) and
+        what one admin gives in 24 hours (`HouseDayLimit`).
         """
         ledger.check_amount("a gift", amount)
         if type(allowance) is not int or allowance < 0:
@@ -203,6 +293,11 @@ class Gifts:
             left = allowance - await given_today(conn, chat_id, now)
             if amount > left:
                 raise AllowanceSpent(chat_id, max(left, 0), amount)
+            await _check_house_day(conn, receiver, amount, daily, now)
+            if daily is not None:
+                gives = daily - await house_given_by(conn, giver, now)
+                if amount > gives:
+                    raise HouseDayLimit(giver, max(gives, 0), amount, giver=True)
             ledger.check_amount("the balance after it", target.balance + amount, high=MAX_CHIPS)
             move = await ledger.next_move(conn)
             await ledger.post(conn, [ledger.Transfer("house_gift", amount, ledger.BANK,
@@ -239,13 +334,16 @@ class Gifts:
 
         await self._db.write(work)
 
-    async def cancel(self, table_id: int, user_id: int) -> bool:
-        """Forget the chips the player queued at the table; whether there were any."""
+    async def cancel(self, table_id: int, user_id: int, kind: str | None = None) -> bool:
+        """Forget the chips the player queued at the table (of one ``kind``, or all);
+        whether there were any."""
+        if kind is not None and kind not in QUEUED_KINDS:
+            raise BadInput(f"not a kind of queued chips: {kind!r}")
 
         async def work(conn: Conn) -> bool:
             cursor = await conn.execute(
-                "DELETE FROM queued_chips WHERE table_id = ? AND user_id = ?",
-                (table_id, user_id))
+                "DELETE FROM queued_chips WHERE table_id = ? AND user_id = ?"
+                " AND kind = ifnull(?, kind)", (table_id, user_id, kind))
             return cursor.rowcount > 0
 
         return await self._db.write(work)

@@ -438,6 +438,31 @@ _READINESS_PROBE: tuple[Step, ...] = (
     """,
 )
 
+_STAKES_AS_SEATED: tuple[Step, ...] = (
+    # The ante and the largest buy-in of the table as the player sat down: whether he is
+    # broke (and how big his rebuy may be) is judged by these, so a change of the table's
+    # stakes after he sat cannot make him broke. NULL for seats taken before they existed.
+    "ALTER TABLE seats ADD COLUMN sat_ante INTEGER CHECK (sat_ante IS NULL OR sat_ante > 0)",
+    "ALTER TABLE seats ADD COLUMN sat_most INTEGER CHECK (sat_most IS NULL OR sat_most > 0)",
+    # A seat taken before: the table's stakes as they are at the upgrade.
+    """
+    UPDATE seats SET
+        sat_ante = (SELECT CASE WHEN CAST(json_extract(t.rules, '$.ante') AS INTEGER) > 0
+                           THEN CAST(json_extract(t.rules, '$.ante') AS INTEGER) END
+                    FROM tables t WHERE t.id = seats.table_id AND json_valid(t.rules)),
+        sat_most = (SELECT CASE WHEN CAST(json_extract(t.rules, '$.ante') AS INTEGER) > 0
+                             AND CAST(json_extract(t.rules, '$.max_buy_in_antes') AS INTEGER) > 0
+                           THEN CAST(json_extract(t.rules, '$.ante') AS INTEGER)
+                                * CAST(json_extract(t.rules, '$.max_buy_in_antes') AS INTEGER)
+                           END
+                    FROM tables t WHERE t.id = seats.table_id AND json_valid(t.rules))
+    """,
+    # The house's chips a user received (rebuys and gifts), summed per user over a day.
+    "CREATE INDEX ledger_house_by_user ON ledger (user_id, at)"
+    " WHERE kind IN ('rebuy', 'house_gift') AND account IN ('stack', 'balance')",
+    "CREATE INDEX house_gifts_by_giver ON house_gifts (giver, at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -460,6 +485,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "the readiness probe's own row", _READINESS_PROBE),
     Migration(17, "fair dealing: a seat's seed fixed per table, the reveal fixed at the open,"
                   " each proof's version", _V17_FAIR_SEATS),
+    Migration(18, "the stakes a player sat down at; the house's chips per user and day",
+              _STAKES_AS_SEATED),
 )
 LATEST = len(MIGRATIONS)
 

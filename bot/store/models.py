@@ -109,11 +109,18 @@ class Seat:
     leaving: bool
     """Leaves when the current hand ends (his stack goes back then)."""
     timeouts: int
+    sat_ante: int | None = None
+    """The table's ante when he sat down (None: not known, a seat from before it was kept)."""
+    sat_most: int | None = None
+    """The table's largest buy-in when he sat down (None: not known)."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Seat:
+        keys = row.keys()
         return cls(row["table_id"], row["user_id"], row["join_order"], row["stack"],
-                   bool(row["sitting_out"]), bool(row["leaving"]), row["timeouts"])
+                   bool(row["sitting_out"]), bool(row["leaving"]), row["timeouts"],
+                   row["sat_ante"] if "sat_ante" in keys else None,
+                   row["sat_most"] if "sat_most" in keys else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,22 +133,35 @@ async def _buy_in(conn: Conn, kind: str, seat: Seat, most: int, least: int, *, a
                       at=at)
 
 
-async def _sit(conn: Conn, table_id: int, user_id: int, most: int, least: int, *,
-               at: int) -> Seat:
-    """Seat the user at a live table with a buy-in of ``least`` to ``most`` chips."""
+async def sit_empty(conn: Conn, table_id: int, user_id: int, *, at: int,
+                    stakes: tuple[int, int] | None = None) -> Seat:
+    """Seat the user at a live table with no chips yet; ``stakes``: the table's ante and
+    largest buy-in as he sits (kept with the seat)."""
     await get_user(conn, user_id)
     seats = await list_seats(conn, table_id)
     if any(s.user_id == user_id for s in seats):
         raise AlreadySeated(table_id, user_id)
     if len(seats) >= MAX_SEATS:
         raise TableFull(table_id, MAX_SEATS)
+    if stakes is not None:
+        for amount in stakes:
+            ledger.check_amount("a stake", amount)
     order = max((s.join_order for s in seats), default=0) + 1
+    ante, most = (None, None) if stakes is None else stakes
     await execute(
         conn,
-        "INSERT INTO seats (table_id, user_id, join_order, joined_at) VALUES (?, ?, ?, ?)",
-        (table_id, user_id, order, at),
+        "INSERT INTO seats (table_id, user_id, join_order, joined_at, sat_ante, sat_most)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (table_id, user_id, order, at, ante, most),
     )
-    await _buy_in(conn, "buy_in", await get_seat(conn, table_id, user_id), most, least, at=at)
+    return await get_seat(conn, table_id, user_id)
+
+
+async def _sit(conn: Conn, table_id: int, user_id: int, most: int, least: int, *,
+               at: int, stakes: tuple[int, int] | None = None) -> Seat:
+    """Seat the user at a live table with a buy-in of ``least`` to ``most`` chips."""
+    seat = await sit_empty(conn, table_id, user_id, at=at, stakes=stakes)
+    await _buy_in(conn, "buy_in", seat, most, least, at=at)
     return await get_seat(conn, table_id, user_id)
 
 
@@ -319,7 +332,7 @@ class Tables:
 
     async def join(
         self, table_id: int, user_id: int, max_buy_in: int, *, min_buy_in: int | None = None,
-        wait: str | None = None,
+        wait: str | None = None, stakes: tuple[int, int] | None = None,
     ) -> Seat:
         """Seat the user with his balance up to ``max_buy_in`` chips (RULES.md §4).
 
@@ -328,6 +341,8 @@ class Tables:
         as the buy-in, so with 1500 chips and two tables of 1000 the second takes the
         remaining 500. The seat's stack is the amount taken. ``wait``: what the table waits
         for once he sits (`set_wait`; None: no change), written in the same transaction.
+        ``stakes``: the table's ante and largest buy-in now, kept with the seat (a rebuy
+        judges him by them, `bot.store.gifts`).
         """
         most, least = amounts("buy-in", max_buy_in, min_buy_in)
         _check_wait(wait)
@@ -335,7 +350,7 @@ class Tables:
 
         async def work(conn: Conn) -> Seat:
             await live_table(conn, table_id)
-            seat = await _sit(conn, table_id, user_id, most, least, at=now)
+            seat = await _sit(conn, table_id, user_id, most, least, at=now, stakes=stakes)
             if wait is not None:
                 await execute(conn, "UPDATE tables SET wait = ? WHERE id = ?", (wait, table_id))
             return seat

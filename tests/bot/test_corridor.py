@@ -208,7 +208,7 @@ async def test_item5_a_join_racing_a_seats_change_cannot_stop_the_table(store: S
     await g.press(live, to_act(live), Action(Act.FOLD, 0), hand_id=live.hand_id, seq=0)
     assert live.wait is not None and live.wait.kind is WaitKind.NEXT
     real = store.chats.set_settings
-    joining: list[asyncio.Task[None]] = []
+    joining: list[asyncio.Task[int]] = []
 
     async def racing(chat_id: int, values: Any) -> Any:
         # Cyril presses Join while the change is between its check and its write.

@@ -75,14 +75,18 @@ def test_the_same_view_renders_the_same_screen() -> None:
     assert render_table(view_of(hand, names), TR) == render_table(view_of(hand, names), TR)
 
 
+SIT_IN = "Sit in next hand"
+"""During a hand at a group's table with a free seat: a latecomer sits in for the next."""
+
+
 def test_only_the_legal_buttons_are_offered() -> None:
     names = {1: "Ana", 2: "Boris"}
     hand = Hand.start(Rules(), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"legal")
     labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
-    assert labels == ["Blind 10", "Blind 20", "Blind 100", "No blind", "My cards"]
+    assert labels == ["Blind 10", "Blind 20", "Blind 100", "No blind", "My cards", SIT_IN]
     hand.apply(Action(Act.NO_BLIND, 1))
     labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
-    assert labels == ["Fold", "Bet 10", "Bet 20", "All-in (490)", "My cards"]
+    assert labels == ["Fold", "Bet 10", "Bet 20", "All-in (490)", "My cards", SIT_IN]
     hand.apply(Action(Act.RAISE, 1, 20))
     labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
     assert labels[:2] == ["Fold", "Call 20"] and labels[2].startswith("Raise to")
@@ -101,7 +105,7 @@ def test_a_call_of_the_whole_stack_is_not_offered_again_as_all_in() -> None:
     assert hand.to_act == shorter != big
     labels = [label for row in render_table(view_of(hand, names), TR).buttons for label, _ in row]
     stack = hand.seats[shorter].stack
-    assert labels == ["Fold", f"Call {stack}", "My cards"]
+    assert labels == ["Fold", f"Call {stack}", "My cards", SIT_IN]
     # With more chips than the call, the all-in is a move of its own and is offered.
     hand = Hand.start(Rules(blind=False), [SeatIn(1, 1000), SeatIn(2, 1000)], 1, b"all")
     hand.apply(Action(Act.RAISE, hand.to_act or 0, 100))

@@ -69,7 +69,7 @@ async def test_item15_races_between_buy_ins_the_loser_is_told_what_is_left(bed: 
     assert await _join_both(bed, ana, one, two) == [
         (False, ""),
         (True, "You need at least 10 chips to sit at this table (you have 0 chips). "
-               "Short of chips? /daily gives you free chips once a day."),
+               "A friend can /give you chips, and /daily gives you free chips now."),
     ]
     assert _stacks(bed, ana, one, two) == [-1, 1500]
     assert await bed.store.users.balance(ana.id) == 0

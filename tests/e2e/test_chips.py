@@ -56,6 +56,7 @@ async def test_balance_is_a_statement_with_each_stay_on_one_line(bed: Bed) -> No
 
 
 HINT = "Short of chips? /daily gives you free chips once a day."
+WAYS = "A friend can /give you chips, and /daily gives you free chips now."
 
 
 async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) -> None:
@@ -66,7 +67,7 @@ async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) ->
     await bed.open_table(group, ana, boris)
     # The stack is the whole balance (1000 of 2000 possible): the balance stops a top-up.
     assert await reply(bed, ana, group, "/topup 5") == [
-        f"You can add up to 1,000 chips now (your balance is 0 chips). {HINT}"]
+        f"Your balance is empty: /topup has no chips to bring. {WAYS}"]
     await fold_one_hand(bed, group, players[:2])
     (results,) = await reply(bed, ana, group, "/endgame")  # the table's results message
     assert results.startswith("🏁 Svara: results after "), results
@@ -78,7 +79,7 @@ async def test_short_of_chips_at_join_and_topup_is_pointed_to_daily(bed: Bed) ->
     answer = await (await cyril.press(await bed.table_message(group), "Join")).answer()
     assert answer.show_alert
     assert answer.text == (f"You need at least 1,500 chips to sit at this table (you have "
-                           f"1,000 chips). {HINT}")
+                           f"1,000 chips). {WAYS}")
     assert await reply(bed, cyril, group, "/join") == [answer.text]
     assert await bed.store.users.balance(cyril.id) == 1000
 

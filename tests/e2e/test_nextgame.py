@@ -34,7 +34,8 @@ async def test_the_next_table_is_told_privately_once(bed: Bed) -> None:
     await ana.send(group, "/newgame")
     await bed.idle()
     assert told(boris) == 1 and told(cyril) == 0
-    assert await reply(bed, ana, group, "/endgame") == []
+    assert await reply(bed, ana, group, "/endgame") == [
+        "The table was closed; every chip went back."]
     await ana.send(group, "/newgame")
     await bed.idle()
     assert told(boris) == 1  # once

@@ -106,7 +106,8 @@ def to_act(hand: Hand | None, players: list[Player]) -> Player:
 def turn_on_screen(message: MessageRecord) -> tuple[int, int]:
     """The hand and turn the buttons of the table message are for (its betting buttons)."""
     data = [str(message.button(label)["callback_data"]) for label in message.labels]
+    # Not My cards, nor the seat a latecomer takes (it belongs to no turn).
     turns = {(press.hand, press.seq) for press in map(Press.decode, data)
-             if press.button is not Button.CARDS}
+             if press.button is not Button.CARDS and press.hand != 0}
     assert len(turns) == 1, turns
     return turns.pop()

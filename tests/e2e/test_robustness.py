@@ -891,7 +891,7 @@ async def test_endgame_mid_hand_closes_after_the_hand_and_only_the_creator_or_ad
     assert await snapshot(bed, group, players) == before
 
     sent = await ana.send(group, "/endgame")
-    assert await replies(bed, sent) == []
+    assert await replies(bed, sent) == [CLOSING]
     table = await table_now(bed, group)
     assert CLOSING in (table.text or "")
     # The hand in progress is not refunded: it is played to its end, then the table closes.
@@ -920,7 +920,7 @@ async def test_a_chat_admin_who_does_not_play_may_end_the_table(bed: Bed) -> Non
     assert await tap(bed, ana, group, "Start") is None
     await past_blind(bed, group, [ana, boris])
     sent = await olga.send(group, "/endgame")
-    assert await replies(bed, sent) == []
+    assert await replies(bed, sent) == [CLOSING]
     assert CLOSING in ((await table_now(bed, group)).text or "")
     await play_out(bed, group, [ana, boris])
     assert bed.games.at(group.id, None) is None
@@ -969,7 +969,7 @@ async def test_no_chip_is_created_or_lost(bed: Bed) -> None:
     await bed.restart()
     await step(bed, group, seated)
     sent = await ana.send(group, "/endgame")
-    assert await replies(bed, sent) == []
+    assert await replies(bed, sent) == [CLOSING]
     await play_out(bed, group, seated)
     assert bed.games.at(group.id, None) is None
     assert await chips(bed, *everyone) == total

@@ -124,8 +124,9 @@ async def test_item6_endgame_during_a_hand_closes_the_table_when_the_hand_ends(b
     assert await command(bed, boris, group, "/endgame") == [ONLY_CREATOR]
     assert CLOSING_LINE not in await lines(bed, group)
 
-    # The creator ends the table: the hand goes on, and the table says it is closing.
-    assert await command(bed, ana, group, "/endgame") == []
+    # The creator ends the table: the hand goes on, and the answer and the table say it
+    # is closing.
+    assert await command(bed, ana, group, "/endgame") == [CLOSING_LINE]
     screen = await lines(bed, group)
     assert CLOSING_LINE in screen and "Vera to act. ⏳ 30 seconds" in screen
     assert bed.games.at(group.id, None) is live and live.hand is not None
@@ -176,7 +177,7 @@ async def test_item6_endgame_during_a_hand_is_kept_across_a_restart(bed: Bed) ->
     group, players = await seat_everyone(bed, "Ana", "Boris", blind=False)
     ana = players[0]
     await act(bed, ana, group, "Start")
-    assert await command(bed, ana, group, "/endgame") == []
+    assert await command(bed, ana, group, "/endgame") == [CLOSING_LINE]
     assert CLOSING_LINE in await lines(bed, group)
     table_id = bed.live(group).id
     message_id = bed.message_id(bed.live(group))

@@ -190,7 +190,7 @@ async def test_two_players_bet_call_and_show(bed: Bed) -> None:
     own = cards_of(hand)[0]
     assert mine == f"Your cards: {format_hand(own)} ({points_of(hand)[0]} points)"
     assert await buttons(bed, group) == [["Fold"], ["Bet 10", "Bet 20", "All-in (990)"],
-                                         ["My cards"]]
+                                         ["My cards", "Sit in next hand"]]
 
     await act(bed, boris, group, "Bet 20")
     screen = await lines(bed, group)
@@ -514,7 +514,8 @@ async def test_pot_limit_caps_bets_at_the_pot(bed: Bed) -> None:
 
     await act(bed, ana, group, "Start")
     await act(bed, boris, group, "No blind")
-    assert await buttons(bed, group) == [["Fold"], ["Bet 10", "Bet 20"], ["My cards"]]
+    assert await buttons(bed, group) == [["Fold"], ["Bet 10", "Bet 20"],
+                                         ["My cards", "Sit in next hand"]]
     await say(bed, boris, group, "/bet 50")
     assert group.last_bot_message.text == "The amount must be between 10 and 20."
     await act(bed, boris, group, "Bet 20")
@@ -585,7 +586,8 @@ async def test_svara_with_a_joiner_who_had_folded(bed: Bed) -> None:
         in screen
     # Ana may join (the marker shows who is awaited); Georgi cannot pay the whole stake.
     assert "▶ Ana: 990 · may join the svara" in screen and "Georgi: 20 · folded" in screen
-    assert await buttons(bed, group) == [["Join svara (30)", "Skip"], ["My cards"]]
+    assert await buttons(bed, group) == [["Join svara (30)", "Skip"],
+                                         ["My cards", "Sit in next hand"]]
     assert await bed.press(boris, group, "Join svara (30)") == "You cannot join this svara."
     assert await bed.press(georgi, group, "Join svara (30)") == "You cannot join this svara."
     before = {p.name: len(cards_dm(p)) for p in players}
@@ -784,6 +786,9 @@ async def test_table_closes_when_fewer_than_two_can_pay_the_ante(bed: Bed) -> No
     assert not any(label.startswith("All-in") for row in rows for label in row), rows
     await act(bed, ana, group, "Call 990")
 
+    # Boris, broke, may still rebuy or be given chips: the table waits for him, then closes.
+    assert bed.live(group).wait is not None
+    await bed.ring(group)
     await bed.tg.world.wait_for(lambda: bed.games.at(group.id, None) is None, timeout=5,
                                 what="the table to close")
     await bed.idle()

@@ -114,7 +114,8 @@ async def test_a_watcher_sees_the_public_table_and_no_buttons(app: Served) -> No
     vera_v: Viewer = await app.open(vera, payload)
     state = vera_v.state
     assert state["status"] == "playing" and state["me"] is None and not state["seated"]
-    assert state["buttons"] == []
+    # No move of the hand for him: only the seat a latecomer may take for the next one.
+    assert [b["label"] for row in state["buttons"] for b in row] == ["Sit in next hand"]
     hand = live.hand
     assert hand is not None
     text = json.dumps(state, ensure_ascii=False)

@@ -11,9 +11,9 @@ import aiosqlite
 import pytest
 
 from bot.store import BadInput, HandInProgress, InsufficientChips, Store
-from bot.store.errors import AllowanceSpent, NoRebuyLeft
-from bot.store.migrations import migrate
-from tests.store.conftest import Clock, play_out, seated_table, start_hand
+from bot.store.errors import AllowanceSpent, HouseDayLimit, NoRebuyLeft
+from bot.store.migrations import _STAKES_AS_SEATED, MIGRATIONS, migrate
+from tests.store.conftest import RULES, Clock, play_out, seated_table, start_hand
 
 CHAT = -1001
 
@@ -186,3 +186,110 @@ async def test_practice_chips_are_never_given(store: Store) -> None:
     with pytest.raises(BadInput):
         await store.gifts.give_from_house(CHAT, 1, -1000001, 5, allowance=100)
     assert await store.users.balance(1) == 1000
+
+
+async def test_one_rebuy_more_than_the_table_allows_is_refused(store: Store) -> None:
+    """A broke player sits down with the table's one rebuy, leaves, is broke again and
+    comes back: the second rebuy at the same table is refused, and nothing moves."""
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    table = await store.tables.open(CHAT, creator=1, rules=RULES.to_json())
+    seat = await store.gifts.sit_with_rebuy(table.id, 2, 100, most=1, ante=10, high=1000)
+    assert seat.stack == 100
+    await store.tables.leave(table.id, 2)
+    await store.gifts.give(2, 1, 100)  # his chips gone again: broke
+    with pytest.raises(NoRebuyLeft):
+        await store.gifts.sit_with_rebuy(table.id, 2, 100, most=1, ante=10, high=1000)
+    assert [s.user_id for s in await store.tables.seats(table.id)] == []
+    assert await store.gifts.rebuys_of(table.id, 2) == 1
+    # A table that allows two takes him back once more.
+    seat = await store.gifts.sit_with_rebuy(table.id, 2, 100, most=2, ante=10, high=1000)
+    assert seat.stack == 100
+    report = await store.audit()
+    assert report.ok, report.violations
+    assert report.granted == 1000 + 2 * 100
+
+
+async def test_a_rebuy_is_never_more_than_the_tables_buy_in(store: Store) -> None:
+    table, _, loser = await broke_table(store)
+    assert await store.gifts.rebuy(table, loser, 10**9, most=3, below=10, high=500) == 500
+    report = await store.audit()
+    assert report.ok, report.violations
+    assert report.granted == 20 + 500
+
+
+async def test_stakes_raised_after_he_sat_never_make_a_player_broke(store: Store) -> None:
+    """Seated with 1000 at an ante of 10 (largest buy-in 1000): an ante of 5000 set later
+    does not make him broke, and a rebuy is never more than the buy-in he sat down at."""
+    await store.users.ensure(1, "Mira", starting_chips=1000)
+    table = await store.tables.open(CHAT, creator=1, rules=RULES.to_json())
+    await store.tables.join(table.id, 1, 1000, min_buy_in=10, stakes=(10, 1000))
+    with pytest.raises(NoRebuyLeft):
+        await store.gifts.rebuy(table.id, 1, 10**9, most=100, below=5000, high=5 * 10**8)
+    await store.tables.leave(table.id, 1)
+    assert await store.users.balance(1) == 1000
+    report = await store.audit()
+    assert report.ok and report.granted == 1000
+
+
+async def test_the_house_gives_one_player_a_bounded_amount_a_day_in_all_chats(
+        store: Store, clock: Clock) -> None:
+    """Rebuys and an admin's gifts in three chats: one player receives at most the day's
+    bound from the house, and one admin gives at most as much."""
+    await store.users.ensure(1, "Admin", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    await store.users.ensure(3, "Vera", starting_chips=0)
+    daily = 1000
+    assert await store.gifts.give_from_house(-1, 1, 2, 600, allowance=10**9, daily=daily) \
+        == 10**9 - 600
+    with pytest.raises(HouseDayLimit) as refused:  # another chat, the same player
+        await store.gifts.give_from_house(-2, 1, 2, 401, allowance=10**9, daily=daily)
+    assert refused.value.left == 400 and not refused.value.giver
+    await store.gifts.give_from_house(-2, 1, 2, 400, allowance=10**9, daily=daily)
+    # His rebuy at a third chat's table counts too: nothing is left for today.
+    table = await store.tables.open(-3, creator=1, rules=RULES.to_json())
+    await store.gifts.give(2, 3, 1000)
+    with pytest.raises(HouseDayLimit):
+        await store.gifts.sit_with_rebuy(table.id, 2, 100, most=3, ante=10, high=1000,
+                                         daily=daily)
+    assert await store.gifts.house_left(2, daily) == 0
+    # The admin gave his 1000 of the day: not even to another player.
+    with pytest.raises(HouseDayLimit) as refused:
+        await store.gifts.give_from_house(-3, 1, 3, 1, allowance=10**9, daily=daily)
+    assert refused.value.giver and refused.value.left == 0
+    clock.now += 24 * 60 * 60 + 1  # a day later
+    seat = await store.gifts.sit_with_rebuy(table.id, 2, 100, most=3, ante=10, high=1000,
+                                            daily=daily)
+    assert seat.stack == 100
+    assert await store.users.balance(3) == 1000
+    report = await store.audit()
+    assert report.ok, report.violations
+    assert report.granted == 1000 + 1000 + 100
+
+
+async def test_a_seat_taken_before_the_upgrade_keeps_the_stakes_of_its_table(
+        db_path: Path) -> None:
+    """A database from before the stakes were kept with a seat: the migration gives each
+    seat its table's ante and largest buy-in, so a raise after it makes nobody broke."""
+    version = next(m.version for m in MIGRATIONS if m.steps is _STAKES_AS_SEATED)
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        await migrate(conn, path=str(db_path), target=version - 1)
+    old = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        old.execute("INSERT INTO users (id, name, balance, created_at, updated_at)"
+                      " VALUES (1, 'Mira', 0, 0, 0)")
+        old.execute("INSERT INTO chats (id, created_at, updated_at) VALUES (-1, 0, 0)")
+        old.execute("INSERT INTO tables (chat_id, creator, rules, created_at) VALUES"
+                      " (-1, 1, '{\"ante\": 10, \"max_buy_in_antes\": 50}', 0)")
+        old.execute("INSERT INTO seats (table_id, user_id, join_order, joined_at)"
+                      " VALUES (1, 1, 1, 0)")
+    finally:
+        old.close()
+    store = await Store.open(db_path)
+    try:
+        (seat,) = await store.tables.seats(1)
+        assert (seat.sat_ante, seat.sat_most) == (10, 500)
+        # Broke by the ante of 10 he sat at, with the rebuy capped at its buy-in of 500.
+        assert await store.gifts.rebuy(1, 1, 10**9, most=3, below=5000, high=10**8) == 500
+    finally:
+        await store.close()
