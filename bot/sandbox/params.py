@@ -25,6 +25,7 @@ JSON_FIELDS = frozenset(
         "link_preview_options",
         "results",
         "button",
+        "ephemeral_message_parameters",
     }
 )
 

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from bot.sandbox.activity import Activity
+from bot.sandbox.ephemeral import EphemeralBook
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import (
     JSON,
@@ -58,6 +59,7 @@ class World(Activity):
         self.queries: dict[str, CallbackRecord] = {}
         self.inline_queries: dict[str, InlineQueryRecord] = {}
         self.commands: dict[str, list[JSON]] = {}  # scope and language -> commands
+        self.ephemeral = EphemeralBook()  # messages in a group that one member sees
         Activity.__init__(self, pending=lambda: self.updates.pending)
         self.updates = UpdateQueue(on_change=self.touch)
         self._user_ids = itertools.count(7_000_001)
