@@ -110,7 +110,13 @@ async def set_my_commands(ctx: Ctx) -> Any:
             raise bad_request("BOT_COMMAND_INVALID")
         if not 1 <= len(description) <= 256:
             raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
-        clean.append({"command": name, "description": description})
+        command: JSON = {"command": name, "description": description}
+        ephemeral = item.get("is_ephemeral", False)
+        if not isinstance(ephemeral, bool):
+            raise bad_request('field "is_ephemeral" must be of type Boolean')
+        if ephemeral:
+            command["is_ephemeral"] = True  # Bot API 10.2: only the bot gets it
+        clean.append(command)
     ctx.world.commands[_commands_key(ctx)] = clean
     return True
 

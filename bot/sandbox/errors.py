@@ -32,6 +32,18 @@ CONFLICT_POLLER = (
     "Conflict: terminated by other getUpdates request;"
     " make sure that only one bot instance is running"
 )
+# Ephemeral messages (Bot API 10.2/10.3). Telegram does not document these refusals; the
+# stand-in answers in its error style, and bot/ephemeral_api.py matches the same texts.
+EPHEMERAL_CHAT_INVALID = "Bad Request: EPHEMERAL_CHAT_INVALID"
+"""An ephemeral message to a private chat: only groups and supergroups have them."""
+EPHEMERAL_BOT_NOT_ADMIN = "Bad Request: BOT_NOT_ADMIN"
+"""A bot that is not a chat admin sent one with no eligible action in the last 15 s."""
+EPHEMERAL_NOT_PARTICIPANT = "Bad Request: USER_NOT_PARTICIPANT"
+"""The receiver is not a member of the group."""
+EPHEMERAL_RECEIVER_BOT = "Bad Request: USER_BOT_INVALID"
+"""The receiver is a bot."""
+EPHEMERAL_REPLACE_INVALID = "Bad Request: REPLACE_CALLBACK_QUERY_MESSAGE_INVALID"
+"""replace_callback_query_message without a press, or for a press on an ephemeral message."""
 
 
 class ApiError(Exception):

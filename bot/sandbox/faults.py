@@ -60,11 +60,42 @@ class _Armed:
 
 
 @dataclass(slots=True)
+class _Loss:
+    receiver_id: int | None
+    vanish_after: float
+    left: int
+
+
+@dataclass(slots=True)
 class Faults:
     """The faults waiting to fire, matched by method (and optionally chat)."""
 
     _armed: list[_Armed] = field(default_factory=list)
     fired: list[tuple[str, Fault]] = field(default_factory=list)
+    _losses: list[_Loss] = field(default_factory=list)
+
+    def lose_ephemeral(
+        self, *, receiver_id: int | None = None, vanish_after: float = 0.0, times: int = 1
+    ) -> None:
+        """Lose the next `times` ephemeral messages (to `receiver_id` if given).
+
+        The send is accepted and answered as usual, and later edits and deletes of the
+        message succeed too, but its receiver never sees it (`vanish_after` 0) or sees it
+        only for `vanish_after` seconds of the world's clock: Telegram does not guarantee
+        their delivery, and an app restart forgets them.
+        """
+        self._losses.append(_Loss(receiver_id, vanish_after, times))
+
+    def take_ephemeral_loss(self, receiver_id: int) -> float | None:
+        """Seconds until this new ephemeral message vanishes, if a loss is armed for it."""
+        for loss in self._losses:
+            if loss.receiver_id is not None and loss.receiver_id != receiver_id:
+                continue
+            loss.left -= 1
+            if loss.left <= 0:
+                self._losses.remove(loss)
+            return loss.vanish_after
+        return None
 
     def fail_next(
         self, method: str, fault: Fault, *, times: int = 1, chat_id: int | None = None
@@ -89,3 +120,4 @@ class Faults:
     def clear(self) -> None:
         """Disarm everything."""
         self._armed.clear()
+        self._losses.clear()

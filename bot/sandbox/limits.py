@@ -34,6 +34,12 @@ MESSAGE_METHODS = frozenset(
         "editmessagecaption",
         "editmessagereplymarkup",
         "editmessagemedia",
+        # Ephemeral messages are sent by the methods above; their edits count like any
+        # edit (whether Telegram counts them is not documented: the cautious reading).
+        "editephemeralmessagetext",
+        "editephemeralmessagecaption",
+        "editephemeralmessagereplymarkup",
+        "editephemeralmessagemedia",
     }
 )
 PIN_METHODS = frozenset({"pinchatmessage", "unpinchatmessage", "unpinallchatmessages"})

@@ -26,6 +26,7 @@ JSON_FIELDS = frozenset(
         "results",
         "button",
         "result",
+        "ephemeral_message_parameters",
     }
 )
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from bot.sandbox.ephemeral import EphemeralRecord, is_ephemeral_command, send_from_member
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import (
     CallbackAnswer,
@@ -124,9 +125,22 @@ class Player:
 
         Each key of `mentions` (a part of `text`) becomes a text mention of its user, as
         when one picks a member without a @username from the client's list.
+        In a group, a reply to an ephemeral message, or a command the bot registered as
+        ephemeral for this member, is sent ephemerally: only the bot gets it.
         """
         self._check_can_write(chat)
         thread_id = self._thread(chat, topic, reply_to)
+        if chat.is_group and (
+            isinstance(reply_to, EphemeralRecord)
+            or (reply_to is None and is_ephemeral_command(self.world, chat, self.record, text))
+        ):
+            if reply_to is not None:
+                self._visible(reply_to)
+            ephemeral = send_from_member(
+                self.world, chat, self.record, text, reply_to=reply_to, thread_id=thread_id
+            )
+            await asyncio.sleep(0)
+            return ephemeral
         if reply_to is not None and (reply_to.chat is not chat or reply_to.deleted):
             raise SandboxError(f"{self.name} cannot reply to {reply_to!r} from {chat.describe()}")
         if reply_to is None and thread_id is not None:
@@ -214,6 +228,12 @@ class Player:
 
     def _visible(self, message: MessageRecord) -> MessageRecord:
         chat = message.chat
+        if isinstance(message, EphemeralRecord):
+            if self.record not in (message.receiver, message.sender) or not message.seen(
+                self.world.clock()
+            ):
+                raise SandboxError(f"{self.name} does not see {message!r}")
+            return message
         current = self.world.find_message(chat, message.message_id)
         if current is None:
             raise SandboxError(f"{self.name} cannot press on deleted message {message!r}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.sandbox import api_chats, api_inline, api_messages, api_updates
+from bot.sandbox import api_chats, api_ephemeral, api_inline, api_messages, api_updates
 from bot.sandbox.api_common import Ctx, Handler
 from bot.sandbox.errors import METHOD_NOT_FOUND, ApiError, too_many_requests
 from bot.sandbox.faults import Fault, FaultKind, Faults
@@ -51,6 +51,7 @@ class SandboxServer:
             **api_chats.HANDLERS,
             **api_updates.HANDLERS,
             **api_inline.HANDLERS,
+            **api_ephemeral.HANDLERS,  # last: it serves ephemeral sends, the rest as before
         }
 
     # -- lifecycle ----------------------------------------------------------------------

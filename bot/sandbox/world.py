@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from bot.sandbox.activity import Activity
+from bot.sandbox.ephemeral import EphemeralBook
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import (
     JSON,
@@ -60,6 +61,7 @@ class World(Activity):
         self.inline_queries: dict[str, InlineQueryRecord] = {}
         self.prepared: dict[str, PreparedRecord] = {}  # savePreparedInlineMessage's, by id
         self.commands: dict[str, list[JSON]] = {}  # scope and language -> commands
+        self.ephemeral = EphemeralBook()  # messages in a group that one member sees
         Activity.__init__(self, pending=lambda: self.updates.pending)
         self.updates = UpdateQueue(on_change=self.touch)
         self._user_ids = itertools.count(7_000_001)

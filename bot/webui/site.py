@@ -7,6 +7,7 @@ GET  /api/photo/C/M    the picture of message M in chat C (a chart the bot sent)
 POST /api/send         {"user", "chat", "text", "reply_to"?}: a seat types into the group or
                        its chat, as a reply to message ``reply_to`` of that chat if given
 POST /api/press        {"user", "chat", "message", "data"}: a seat presses a button
+                       (with "ephemeral": its id, on the seat's own ephemeral message)
 POST /api/auto         {"user", "on"}: hand a seat to the computer, or take it back
 
 Only the page itself may use the API. Any web site the developer visits could otherwise
@@ -29,6 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import Translations, Translator
+from bot.sandbox.ephemeral import EphemeralRecord
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
@@ -82,6 +84,15 @@ def chat_json(chat: ChatRecord) -> dict[str, Any]:
     }
 
 
+def ephemeral_json(record: EphemeralRecord) -> dict[str, Any]:
+    """An ephemeral message as its one reader's page draws it in the group: where it shows
+    (after the group message `after`, or in place of `replaces`) and its own id."""
+    data = message_json(record)
+    data.update({"ephemeral": record.ephemeral_id, "after": record.after,
+                 "replaces": record.replaces, "photo": None})
+    return data
+
+
 class Site:
     """The web side of one sandbox: a group, its seats and their robots."""
 
@@ -115,7 +126,10 @@ class Site:
             "group": chat_json(self.group),
             "seats": [
                 {"id": p.id, "name": p.name, "username": p.record.username,
-                 "auto": self.robots.playing(p.id), "chat": chat_json(p.dm)}
+                 "auto": self.robots.playing(p.id), "chat": chat_json(p.dm),
+                 # What this seat alone sees in the group (ephemeral messages).
+                 "group_ephemeral": [ephemeral_json(r) for r in self.world.ephemeral.seen_by(
+                     self.group, p.record, self.world.clock())]}
                 for p in self.seats.values()
             ],
         }
@@ -232,6 +246,9 @@ class Site:
         message_id = body.get("message")
         message = (self.world.find_message(chat, message_id) if type(message_id) is int
                    else None)
+        ephemeral_id = body.get("ephemeral")
+        if type(ephemeral_id) is int:  # an ephemeral message: the press checks who sees it
+            message = self.world.ephemeral.find(chat, ephemeral_id)
         data = body.get("data")
         if message is None or not isinstance(data, str):
             raise _bad("that message is gone")

@@ -92,7 +92,8 @@ function renderText(text, entities, parent) {
 
 function renderMessage(message, chatId) {
   const box = document.createElement("div");
-  box.className = "msg" + (message.from_id === state.seat ? " mine" : "");
+  box.className = "msg" + (message.from_id === state.seat ? " mine" : "") +
+    (message.ephemeral ? " ephemeral" : "");
   box.dataset.message = message.id;
   const bubble = document.createElement("div");
   bubble.className = "bubble";
@@ -154,7 +155,7 @@ function renderMessage(message, chatId) {
         if (b.data) {
           el = document.createElement("button");
           el.type = "button";
-          el.addEventListener("click", () => press(chatId, message.id, b.data));
+          el.addEventListener("click", () => press(chatId, message.id, b.data, message.ephemeral));
         } else {
           el = document.createElement("a");
           const href = b.url ? appHref(b.url) || safeHref(b.url) : null;
@@ -178,6 +179,29 @@ function renderChat(chat, container) {
     container.scrollTop = container.scrollHeight;
   }
   container.dataset.chat = String(chat.id);
+}
+
+// The group as one seat sees it: its own ephemeral messages where they were sent, or in
+// place of the message they replace; nobody else's.
+function groupFor(seat, group) {
+  const mine = seat.group_ephemeral || [];
+  const replaced = new Set(mine.filter((m) => m.replaces !== null).map((m) => m.replaces));
+  const messages = [];
+  const place = (after) => {
+    for (const m of mine) if (m.after === after && m.replaces === null) messages.push(m);
+  };
+  place(0);
+  for (const m of group.messages) {
+    if (replaced.has(m.id)) {
+      for (const e of mine) if (e.replaces === m.id) messages.push(e);
+    } else {
+      messages.push(m);
+    }
+    place(m.id);
+  }
+  const shown = new Set(messages);
+  for (const m of mine) if (!shown.has(m)) messages.push(m);
+  return { ...group, messages };
 }
 
 function renderSeats() {
@@ -234,7 +258,7 @@ function render() {
   renderSeats();
   $("group-title").textContent = word("you_are", { chat: data.group.title, name: seat.name });
   $("private-title").textContent = word("private_with", { bot: data.bot, name: seat.name });
-  renderChat(data.group, $("group-messages"));
+  renderChat(groupFor(seat, data.group), $("group-messages"));
   renderChat(seat.chat, $("private-messages"));
   document.body.dataset.revision = String(data.revision);
 }
@@ -284,8 +308,10 @@ async function post(path, body) {
   }
 }
 
-async function press(chatId, messageId, data) {
-  const answer = await post("/api/press", { user: state.seat, chat: chatId, message: messageId, data });
+async function press(chatId, messageId, data, ephemeral) {
+  const body = { user: state.seat, chat: chatId, message: messageId, data };
+  if (ephemeral) body.ephemeral = ephemeral;
+  const answer = await post("/api/press", body);
   if (answer.gone) toast("That button is gone.");
   else if (answer.text && answer.alert) popup(answer.text);
   else if (answer.text) toast(answer.text);
