@@ -279,3 +279,77 @@ async def test_committed_transactions_are_counted_by_writer_and_logged_at_close(
         await store.close()
     assert ("transactions committed: 5 for 5 units"
             " (Tables.set_shown 3, Users.ensure 1, Tables.open 1)" in caplog.messages)
+
+
+async def test_a_unit_queued_later_in_the_same_loop_turn_shares_the_commit(
+        db_path: Path) -> None:
+    # The first caller's task starts the writer; a second caller scheduled after it in the
+    # same turn of the loop still rides in the same transaction.
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        before = db.commits
+        first = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await asyncio.sleep(0)  # the first caller runs: the writer is scheduled
+        second = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)")))
+        await asyncio.gather(first, second)
+        assert db.commits - before == 1
+        assert len(await db.fetchall("SELECT v FROM t")) == 2
+
+
+async def test_a_caller_cancelled_after_the_writer_took_his_unit_does_not_commit(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        # Both go into one batch; the second waits in it while the first runs.
+        holder = asyncio.create_task(db.write(hold))
+        waiter = asyncio.create_task(db.write(
+            lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await inside.wait()
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        release.set()
+        await holder
+        # Told it was cancelled before it ran, the caller may do it again: it must not
+        # be there twice.
+        assert await db.fetchall("SELECT v FROM t") == []
+        await db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)"))
+        assert [r[0] for r in await db.fetchall("SELECT v FROM t")] == [2]
+
+
+async def test_cancelling_the_writer_keeps_finished_units_and_cancels_no_caller(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> str:
+            await execute(conn, "INSERT INTO t VALUES (0)")
+            inside.set()
+            await release.wait()
+            return "held"
+
+        holder = asyncio.create_task(db.write(hold))
+        beside = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await inside.wait()
+        later = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)")))
+        await asyncio.sleep(0)
+        writer = next(t for t in asyncio.all_tasks() if t.get_name() == "sqlite-writer")
+        writer.cancel()  # as a shutdown cancels every task but its callers'
+        await asyncio.sleep(0.01)
+        release.set()
+        # Nobody cancelled the callers: each hears his own unit's end, all committed.
+        assert await asyncio.wait_for(holder, 5) == "held"
+        await asyncio.wait_for(asyncio.gather(beside, later), 5)
+        assert sorted(r[0] for r in await db.fetchall("SELECT v FROM t")) == [0, 1, 2]
+        with pytest.raises(asyncio.CancelledError):
+            await writer
+        # And the database goes on writing.
+        await db.write(lambda c: execute(c, "INSERT INTO t VALUES (3)"))
+        assert len(await db.fetchall("SELECT v FROM t")) == 4
