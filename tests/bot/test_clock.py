@@ -5,9 +5,11 @@ something, and PTB's job queue ringing a deadline that passed while the bot was 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+import pytest
 from telegram.ext import Application
 
 from bot.clock import (
@@ -163,13 +165,22 @@ async def test_a_closed_table_rings_nothing_any_more() -> None:
     # of the closed table's lingers).
     clock.arm(1, turn(), calls.ring)
     assert TABLE_ALARM.format(table=1) in alarms.set_
+    clock.cancel(3)  # a table that never waited closes as quietly
+
+
+async def test_a_table_that_stops_waiting_has_its_alarm_and_reminder_taken_away() -> None:
+    alarms, calls = ListAlarms(), Calls()
+    clock = Clock(lambda: NOW, alarms)
+    clock.arm(1, turn(), calls.ring, remind_at=NOW + 20, remind=calls.remind)
+    clock.arm(1, None, calls.ring)  # the hand ended and nothing is awaited
+    assert alarms.set_ == {}
 
 
 def test_a_wait_keeps_its_deadline_while_the_table_waits_for_the_same_thing() -> None:
     moments = iter([NOW, NOW + 10])
     clock = Clock(lambda: next(moments))
     first = clock.follow(None, Want(WaitKind.TURN, 1, 0, 30))
-    assert first is not None and first.deadline == NOW + 30
+    assert first is not None and first.deadline == NOW + 30 and first.seconds == 30
     assert clock.follow(first, Want(WaitKind.TURN, 1, 0, 30)) is first
     later = clock.follow(first, Want(WaitKind.TURN, 1, 1, 30))
     assert later is not None and later.deadline == NOW + 40
@@ -211,6 +222,39 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_rings_at_once() -> 
         await app.job_queue.stop()
 
 
+async def test_an_overdue_job_queue_alarm_is_due_now_not_later() -> None:
+    app, alarms = await job_queue_alarms()
+    try:
+        async def ring() -> None:
+            return None
+
+        alarms.set("table-1", time.time() - 300, ring)
+        assert app.job_queue is not None
+        (job,) = app.job_queue.get_jobs_by_name("table-1")
+        assert job.next_t is not None
+        assert job.next_t <= dt.datetime.now(dt.UTC)
+    finally:
+        assert app.job_queue is not None
+        await app.job_queue.stop()
+
+
+async def test_setting_a_job_queue_alarm_again_replaces_it() -> None:
+    app, alarms = await job_queue_alarms()
+    try:
+        rang: list[str] = []
+
+        async def first() -> None:
+            rang.append("first")
+
+        alarms.set("table-1", time.time() + 0.2, first)
+        assert await ring_of(alarms, time.time() + 0.4)  # the same name: replaces it
+        await asyncio.sleep(0.1)
+        assert rang == []
+    finally:
+        assert app.job_queue is not None
+        await app.job_queue.stop()
+
+
 async def test_a_cancelled_job_queue_alarm_does_not_ring() -> None:
     app, alarms = await job_queue_alarms()
     try:
@@ -232,3 +276,20 @@ async def test_a_cancelled_job_queue_alarm_does_not_ring() -> None:
     finally:
         assert app.job_queue is not None
         await app.job_queue.stop()
+
+
+def test_a_stored_wait_comes_back_after_a_restart_with_its_deadline() -> None:
+    wait = Wait(WaitKind.SVARA, 12, 3, NOW, NOW + 45.5)
+    assert Wait.from_json(wait.to_json()) == wait
+    # Back-off tries are not stored: after a restart the wait rings at its deadline.
+    assert Wait.from_json(wait.again(NOW).to_json()) == replace(wait, deadline=NOW + 1)
+
+
+@pytest.mark.parametrize("stored", [
+    None, "", "{", "[]", '{"kind":"nap","hand":1,"turn":0,"started":0,"deadline":1}',
+    '{"kind":"turn","hand":1,"turn":0,"started":0}',
+    '{"kind":"turn","hand":"one","turn":0,"started":0,"deadline":1}',
+    '{"kind":"turn","hand":1,"turn":0,"started":null,"deadline":1}',
+])
+def test_a_stored_wait_that_cannot_be_read_gives_a_fresh_wait(stored: str | None) -> None:
+    assert Wait.from_json(stored) is None

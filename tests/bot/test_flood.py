@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.flood import BURST, QUIET, WINDOW, CommandGuard, Verdict
+from bot.flood import BURST, KEPT, QUIET, WINDOW, CommandGuard, Verdict
 
 
 class Watch:
@@ -64,3 +64,23 @@ def test_a_burst_that_began_before_the_window_is_no_flood() -> None:
     guard.check(1)
     clock.now += WINDOW  # the first is a whole window old when the burst fills up
     assert verdicts(guard, 1, BURST) == [Verdict.ANSWER] * BURST
+
+
+def test_a_flood_after_a_long_calm_conversation_is_caught_at_the_same_command() -> None:
+    clock = Watch()
+    guard = CommandGuard(clock)
+    for _ in range(20):
+        assert guard.check(1) is Verdict.ANSWER
+        clock.now += WINDOW
+    assert verdicts(guard, 1, BURST) == [Verdict.ANSWER] * BURST
+    assert guard.check(1) is Verdict.WARN
+
+
+def test_the_guard_remembers_as_many_users_as_it_keeps_then_forgets_the_quietest() -> None:
+    for others, verdict in ((KEPT - 1, Verdict.IGNORE), (KEPT, Verdict.ANSWER)):
+        guard = CommandGuard(Watch())
+        verdicts(guard, 1, BURST + 1)  # warned: ignored for a while
+        for user in range(2, others + 2):
+            guard.check(user)
+        # Still remembered among the kept, he is still ignored; past them, forgotten.
+        assert guard.check(1) is verdict
