@@ -39,6 +39,9 @@ class Module:
     tests: tuple[str, ...]
 
 
+ENGINE_TESTS = ("tests/engine/test_table.py", "tests/engine/test_rule_holes.py",
+                "tests/engine/test_stories.py", "tests/engine/test_properties.py")
+
 MODULES: dict[str, Module] = {
     "clock": Module("bot/clock.py", ("tests/bot/test_clock.py",)),
     "flood": Module("bot/flood.py", ("tests/bot/test_flood.py",)),
@@ -47,14 +50,13 @@ MODULES: dict[str, Module] = {
     "outbox": Module("bot/outbox.py", ("tests/bot/test_outbox.py",
                                        "tests/e2e/test_delivery.py")),
     "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",)),
-    "legality": Module("engine/legality.py", ("tests/engine/test_table.py",
-                                              "tests/engine/test_rule_holes.py")),
-    "pots": Module("engine/pots.py", ("tests/engine/test_table.py",
-                                      "tests/engine/test_rule_holes.py")),
+    "legality": Module("engine/legality.py", ENGINE_TESTS),
+    "pots": Module("engine/pots.py", ENGINE_TESTS),
     "ledger": Module("bot/store/ledger.py", ("tests/store/test_users.py",
                                              "tests/store/test_audit.py")),
     "gifts": Module("bot/store/gifts.py", ("tests/store/test_gifts.py",)),
-    "fairness": Module("bot/fairness.py", ("tests/store/test_fairness.py",)),
+    "fairness": Module("bot/fairness.py", ("tests/store/test_fairness.py",
+                                           "tests/e2e/test_fair.py")),
 }
 
 DETECTED = {"killed", "timeout", "caught by type check"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 import time
 from dataclasses import dataclass, field, replace
 
@@ -293,3 +294,12 @@ def test_a_stored_wait_comes_back_after_a_restart_with_its_deadline() -> None:
 ])
 def test_a_stored_wait_that_cannot_be_read_gives_a_fresh_wait(stored: str | None) -> None:
     assert Wait.from_json(stored) is None
+
+
+def test_an_unreadable_stored_wait_is_logged_for_the_operator_cut_short(
+        caplog: pytest.LogCaptureFixture) -> None:
+    stored = "{" + "x" * 300
+    with caplog.at_level(logging.WARNING, logger="bot.clock"):
+        assert Wait.from_json(stored) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        f"a stored wait could not be read: {stored[:200]!r}"]
