@@ -314,11 +314,13 @@ async def test_a_caller_cancelled_after_the_writer_took_his_unit_does_not_commit
         waiter.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiter
+        units = sum(db.writes.values())
         release.set()
         await holder
         # Told it was cancelled before it ran, the caller may do it again: it must not
-        # be there twice.
+        # be there twice, nor counted in the shutdown line.
         assert await db.fetchall("SELECT v FROM t") == []
+        assert sum(db.writes.values()) == units + 1  # the holder's alone
         await db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)"))
         assert [r[0] for r in await db.fetchall("SELECT v FROM t")] == [2]
 
@@ -353,3 +355,132 @@ async def test_cancelling_the_writer_keeps_finished_units_and_cancels_no_caller(
         # And the database goes on writing.
         await db.write(lambda c: execute(c, "INSERT INTO t VALUES (3)"))
         assert len(await db.fetchall("SELECT v FROM t")) == 4
+
+
+async def test_a_caller_cancelled_after_his_unit_ran_hears_of_it_only_once_committed(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        done = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        holder = asyncio.create_task(db.write(hold))
+        await inside.wait()  # the insert ran; the batch waits for the holder
+        done.cancel()
+        await asyncio.sleep(0.01)
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await done
+        # Its unit had ended: when he hears of his cancellation it is on disk.
+        assert [r[0] for r in await db.fetchall("SELECT v FROM t")] == [1]
+        await holder
+
+
+async def test_a_read_sees_one_committed_state_and_a_failing_read_leaves_none_open(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(_counter)
+        between = asyncio.Event()
+
+        async def twice(conn: Conn) -> tuple[object, object]:
+            first = await fetchone(conn, "SELECT n FROM counter")
+            between.set()
+            await asyncio.sleep(0.05)
+            second = await fetchone(conn, "SELECT n FROM counter")
+            assert first is not None and second is not None
+            return first[0], second[0]
+
+        reading = asyncio.create_task(db.read(twice))
+        await between.wait()
+        await db.write(lambda c: execute(c, "UPDATE counter SET n = 7"))
+        assert await reading == (0, 0)  # one snapshot, though a commit came between
+
+        async def bad(conn: Conn) -> None:
+            await fetchone(conn, "SELECT nothing FROM nowhere")
+
+        with pytest.raises(StorageFailure):
+            await db.read(bad)
+        assert await db.read(lambda c: fetchone(c, "SELECT n FROM counter")) is not None
+        assert await _n(db) == 7
+
+
+async def test_a_file_locked_by_another_process_fails_the_batch_and_the_next_one_writes(
+        db_path: Path) -> None:
+    import sqlite3
+
+    async with await Database.open(db_path, busy_timeout_ms=0) as db:
+        await db.write(_counter)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            results = await asyncio.gather(
+                db.write(lambda c: execute(c, "UPDATE counter SET n = 1")),
+                db.write(lambda c: execute(c, "UPDATE counter SET n = 2")),
+                return_exceptions=True)
+            assert all(isinstance(r, StorageFailure) for r in results), results
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        await db.write(lambda c: execute(c, "UPDATE counter SET n = 3"))
+        assert await _n(db) == 3
+
+
+async def test_a_refused_write_keeps_sqlites_own_error_as_its_cause(db_path: Path) -> None:
+    import sqlite3
+
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER UNIQUE)"))
+        await db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)"))
+        with pytest.raises(IntegrityViolation) as refusal:
+            await db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)"))
+        assert isinstance(refusal.value.__cause__, sqlite3.IntegrityError)
+    with pytest.raises(StorageFailure, match=str(db_path)):
+        await db.write(_counter)  # closed: the message names the file
+
+
+class Grant:
+    """A unit of work that is an object, not a function."""
+
+    async def __call__(self, conn: Conn) -> None:
+        await _counter(conn)
+
+
+async def test_units_are_counted_by_who_wrote_them_for_the_shutdown_line(
+        db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = await Database.open(db_path)
+
+    class Books:
+        async def settle(self) -> None:
+            def outer() -> Unit[None]:
+                async def inner(conn: Conn) -> None:
+                    await _counter(conn)
+                return inner
+            await db.write(outer())
+
+    await Books().settle()
+    await db.write(Grant())
+    await db.write(_counter)
+    assert dict(db.writes) == {
+        "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line": 1,
+        "Grant": 1, "_counter": 1}
+    with caplog.at_level("INFO", logger="bot.store.db"):
+        await db.close()
+    assert any(m.startswith("transactions committed: ") and m.endswith(" units ("
+               "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line 1, "
+               "Grant 1, _counter 1)") for m in caplog.messages), caplog.messages
+
+
+def test_the_shutdown_line_of_a_bot_that_wrote_nothing() -> None:
+    from collections import Counter
+
+    from bot.store.db import describe_writes
+
+    assert describe_writes(Counter()) == "transactions committed: 0 for 0 units (none)"
+    assert describe_writes(Counter(a=3, b=1), 2) == (
+        "transactions committed: 2 for 4 units (a 3, b 1)")
+    assert describe_writes(Counter(a=3, b=1)) == (
+        "transactions committed: 4 for 4 units (a 3, b 1)")
