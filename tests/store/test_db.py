@@ -4,6 +4,7 @@ together), isolation, cancellation."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
@@ -484,3 +485,40 @@ def test_the_shutdown_line_of_a_bot_that_wrote_nothing() -> None:
         "transactions committed: 2 for 4 units (a 3, b 1)")
     assert describe_writes(Counter(a=3, b=1)) == (
         "transactions committed: 4 for 4 units (a 3, b 1)")
+
+
+async def test_statements_values_stay_out_of_the_debug_log_but_the_calls_are_named(
+        db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from bot.store.db import hide_statements, show_statements
+
+    secret = "seed-4f1c9a"
+
+    async def secret_write(db: Database) -> list[str]:
+        caplog.clear()
+        with caplog.at_level("DEBUG", logger="aiosqlite"):
+            await db.write(lambda c: execute(c, "INSERT INTO t VALUES (?)", (secret,)))
+        return [r.getMessage() for r in caplog.records if r.name == "aiosqlite"]
+
+    logger = logging.getLogger("aiosqlite")
+    before = list(logger.filters)
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v TEXT)"))
+        try:
+            hide_statements()
+            hide_statements()  # once is enough; twice is harmless
+            logged = await secret_write(db)
+            assert logged and not any(secret in m for m in logged)
+            assert any("Connection.execute" in m for m in logged)
+            show_statements()
+            # The filter is what hides them: without it the value is in the log.
+            assert any(secret in m for m in await secret_write(db))
+        finally:
+            logger.filters[:] = before
+
+
+async def test_a_bad_busy_timeout_is_refused(db_path: Path) -> None:
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="busy_timeout_ms"):
+            await Database.open(db_path, busy_timeout_ms=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="synchronous"):
+        await Database.open(db_path, step_synchronous="SOMETIMES")  # type: ignore[arg-type]
