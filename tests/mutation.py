@@ -37,6 +37,9 @@ KEEP = 90.0
 class Module:
     path: str
     tests: tuple[str, ...]
+    fresh: bool = False
+    """Import the module anew for each mutant: it computes tables when imported (mutmut
+    otherwise forks from a process that imported the unmutated code)."""
 
 
 ENGINE_TESTS = ("tests/engine/test_table.py", "tests/engine/test_rule_holes.py",
@@ -46,10 +49,11 @@ MODULES: dict[str, Module] = {
     "clock": Module("bot/clock.py", ("tests/bot/test_clock.py",)),
     "flood": Module("bot/flood.py", ("tests/bot/test_flood.py",)),
     "initdata": Module("bot/miniapp/initdata.py", ("tests/miniapp/test_initdata.py",)),
-    "db": Module("bot/store/db.py", ("tests/store/test_db.py",)),
+    "db": Module("bot/store/db.py", ("tests/store/test_db.py",
+                                     "tests/store/test_migrations.py")),
     "outbox": Module("bot/outbox.py", ("tests/bot/test_outbox.py",
                                        "tests/e2e/test_delivery.py")),
-    "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",)),
+    "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",), fresh=True),
     "legality": Module("engine/legality.py", ENGINE_TESTS),
     "pots": Module("engine/pots.py", ENGINE_TESTS),
     "ledger": Module("bot/store/ledger.py", ("tests/store/test_users.py",
@@ -87,6 +91,10 @@ def pyproject_for(module: Module) -> str:
     kept += [f"only_mutate = [{_quoted(module.path)}]",
              "pytest_add_cli_args_test_selection = ["
              + ", ".join(_quoted(t) for t in module.tests) + "]"]
+    if module.fresh:
+        kept = [line for line in kept if not line.startswith(("process_isolation",
+                                                              "forkserver_warmup"))]
+        kept += ['process_isolation = "forkserver"', 'forkserver_warmup = "none"']
     return head + found + "\n".join(kept) + "\n" + ("\n[" + tail if tail else "")
 
 

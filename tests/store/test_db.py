@@ -463,16 +463,18 @@ async def test_units_are_counted_by_who_wrote_them_for_the_shutdown_line(
             await db.write(outer())
 
     await Books().settle()
-    await db.write(Grant())
-    await db.write(_counter)
+    await asyncio.gather(db.write(Grant()), db.write(_counter))  # one transaction
     assert dict(db.writes) == {
         "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line": 1,
         "Grant": 1, "_counter": 1}
     with caplog.at_level("INFO", logger="bot.store.db"):
         await db.close()
-    assert any(m.startswith("transactions committed: ") and m.endswith(" units ("
-               "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line 1, "
-               "Grant 1, _counter 1)") for m in caplog.messages), caplog.messages
+    assert ("transactions committed: 2 for 3 units ("
+            "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line 1, "
+            "Grant 1, _counter 1)") in caplog.messages
+    # Closed, the file is whole: its write-ahead log folded back in (a copy is complete).
+    wal = db_path.with_name(db_path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
 
 
 def test_the_shutdown_line_of_a_bot_that_wrote_nothing() -> None:
@@ -518,7 +520,18 @@ async def test_statements_values_stay_out_of_the_debug_log_but_the_calls_are_nam
 
 async def test_a_bad_busy_timeout_is_refused(db_path: Path) -> None:
     for bad in (-1, 1.5, True):
-        with pytest.raises(ValueError, match="busy_timeout_ms"):
+        with pytest.raises(ValueError, match=r"^busy_timeout_ms must be a whole number >= 0$"):
             await Database.open(db_path, busy_timeout_ms=bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="synchronous"):
         await Database.open(db_path, step_synchronous="SOMETIMES")  # type: ignore[arg-type]
+
+
+async def test_the_default_busy_timeout_is_five_seconds_and_rows_read_by_column_name(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        assert await db.write(lambda c: _pragma(c, "busy_timeout")) == 5000
+        await db.write(_counter)
+        row = await db.fetchone("SELECT id, n FROM counter")
+        assert row is not None and (row["id"], row["n"]) == (1, 0)
+        in_read = await db.read(lambda c: fetchone(c, "SELECT n FROM counter"))
+        assert in_read is not None and in_read["n"] == 0
