@@ -60,8 +60,7 @@ class StatementFilter(logging.Filter):
         if isinstance(record.args, tuple) and record.args:
             record.args = tuple(_call_name(a) for a in record.args)
         elif record.args:
-            record.args = None
-            record.msg = str(record.msg).replace("%", "%%")
+            record.args = None  # the message is then read as it is, never formatted
         return True
 
 

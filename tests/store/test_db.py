@@ -535,3 +535,30 @@ async def test_the_default_busy_timeout_is_five_seconds_and_rows_read_by_column_
         assert row is not None and (row["id"], row["n"]) == (1, 0)
         in_read = await db.read(lambda c: fetchone(c, "SELECT n FROM counter"))
         assert in_read is not None and in_read["n"] == 0
+
+
+def test_the_statement_filter_leaves_only_the_names_of_calls_in_a_log_line() -> None:
+    from functools import partial
+
+    from bot.store.db import StatementFilter
+
+    def line(msg: str, args: object) -> str:
+        record = logging.LogRecord("aiosqlite", logging.DEBUG, __file__, 1, msg, None, None)
+        record.args = args  # type: ignore[assignment]
+        assert StatementFilter().filter(record)
+        return record.getMessage()
+
+    secret = "seed-4f1c9a"
+
+    async def run_query(sql: str) -> None:
+        return None
+
+    assert line("executing %s", (partial(run_query, secret),)) == (
+        "executing test_the_statement_filter_leaves_only_the_names_of_calls_in_a_log_line"
+        ".<locals>.run_query")
+    assert line("returning exception %s", (ValueError(secret),)) == (
+        "returning exception ValueError")
+    assert line("operation %s completed", (secret,)) == "operation str completed"
+    assert line("no arguments at all", ()) == "no arguments at all"
+    # Arguments by name are dropped and the text kept as it is, a "%" and all.
+    assert line("100%% of %(what)s", {"what": secret}) == "100%% of %(what)s"
