@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 BURST = 6
-"""Commands a user may send within `WINDOW` seconds."""
+"""Commands a user may send within `WINDOW` seconds; the next one is past the burst."""
 WINDOW = 3.0
 QUIET = 30.0
 """Seconds a user who went past the burst is ignored."""
@@ -47,13 +47,13 @@ class CommandGuard:
 
     def check(self, user_id: int) -> Verdict:
         now = self.now()
-        user = self._users.pop(user_id, None) or _User(deque(maxlen=self.burst))
+        user = self._users.pop(user_id, None) or _User(deque(maxlen=self.burst + 1))
         self._users[user_id] = user  # the most recent last, for forgetting the oldest
         if now < user.quiet_until:
             self.ignored += 1
             return Verdict.IGNORE
         user.times.append(now)
-        if len(user.times) == self.burst and now - user.times[0] < self.window:
+        if len(user.times) > self.burst and now - user.times[0] < self.window:
             user.quiet_until = now + self.quiet
             user.times.clear()
             return Verdict.WARN

@@ -61,6 +61,11 @@ SEND_TRIES = 8
 """Tries of one message through flood waits and network errors (backing off up to
 `BACKOFF_MAX` seconds) before it is counted as lost."""
 BACKOFF_MAX = 30.0
+RESULTS_AGAIN = 60.0
+"""Seconds before a results message lost after `SEND_TRIES` is sent again (the pause
+doubles up to `RESULTS_AGAIN_MAX`), for as long as the bot runs; after a stop the next
+start sends it."""
+RESULTS_AGAIN_MAX = 900.0
 
 REPLIES_KEPT = 20
 """Replies one group may have waiting for its pace; past that the oldest is dropped."""
@@ -710,16 +715,26 @@ class TelegramOutbox:
 
     async def _send_results(self, live: Live) -> None:
         """The results message; once it has reached the chat, or the chat refused it for
-        good, the store is told (until then it is due, and a restart sends it again)."""
+        good, the store is told (until then it is due, and a restart sends it again). One
+        lost through every try is sent again later while the bot runs."""
         if live.results is None:
             return
         results, names = live.results
         tr = self.translations.get(live.language)
-        how = await self._deliver("results message", live.chat_id, partial(
+        send = partial(
             self.app.bot.send_message, live.chat_id, results_text(tr, names, results),
             parse_mode=ParseMode.HTML, message_thread_id=live.thread_id,
-            disable_web_page_preview=True), paced=True)
-        if how is not Delivery.LOST and self.told is not None:
+            disable_web_page_preview=True)
+        pause = RESULTS_AGAIN
+        while await self._deliver("results message", live.chat_id, send,
+                                  paced=True) is Delivery.LOST:
+            if self._stopping:
+                return  # still due: the next start sends it
+            log.warning("table %s: its results message is sent again in %.0f s", live.id,
+                        pause)
+            await asyncio.sleep(pause)  # a stop cancels it here, still due
+            pause = min(RESULTS_AGAIN_MAX, pause * 2)
+        if self.told is not None:
             await self.told.results_sent(live)
 
     # ----------------------------------------------------------------- reminders

@@ -60,8 +60,7 @@ class StatementFilter(logging.Filter):
         if isinstance(record.args, tuple) and record.args:
             record.args = tuple(_call_name(a) for a in record.args)
         elif record.args:
-            record.args = None
-            record.msg = str(record.msg).replace("%", "%%")
+            record.args = None  # the message is then read as it is, never formatted
         return True
 
 
@@ -321,22 +320,45 @@ class Database:
     def _abandon(self, queued: _Queued) -> bool:
         """The caller of `queued` is cancelled: drop it if it has not begun, stop it if it
         runs; True if the caller must wait to learn how it ended."""
-        if queued in self._queue:
-            self._queue.remove(queued)
+        if queued in self._queue or queued.task is None:
+            # Still queued, or taken into a batch but not begun: it never runs.
+            if queued in self._queue:
+                self._queue.remove(queued)
             queued.done.cancel()
             return False
-        if queued.task is not None and not queued.task.done():
+        if not queued.task.done():
             queued.task.cancel()
         return not queued.done.done()
 
     async def _write_all(self) -> None:
-        """The writer: one transaction for whatever is queued, until nothing is."""
-        await asyncio.sleep(0)  # the units of this turn of the loop go together
-        async with self._lock:
+        """The writer: one transaction for whatever is queued, until nothing is.
+
+        Cancelling the writer cuts no batch short: every unit queued is still written (its
+        caller hears how it ended, as if nothing happened), and then the writer ends
+        cancelled. Only a caller's own cancellation drops his unit."""
+        cancelled = False
+        try:
+            await asyncio.sleep(0)  # the units of this turn of the loop go together
+        except asyncio.CancelledError:
+            cancelled = True
+        while True:
+            try:
+                await self._lock.acquire()
+                break
+            except asyncio.CancelledError:
+                cancelled = True
+        try:
             while self._queue:
                 batch = self._queue[:MOST_IN_ONE_COMMIT]
                 del self._queue[:MOST_IN_ONE_COMMIT]
-                await self._commit(batch)
+                try:
+                    await _to_the_end(self._commit(batch))
+                except asyncio.CancelledError:
+                    cancelled = True
+        finally:
+            self._lock.release()
+        if cancelled:
+            raise asyncio.CancelledError
 
     async def _commit(self, batch: list[_Queued]) -> None:
         conn = self._writer

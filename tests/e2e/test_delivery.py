@@ -3,6 +3,10 @@ bot sends arrives through them, or is counted as no longer worth sending."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot import outbox
+from bot.outbox import SEND_TRIES
 from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -125,3 +129,64 @@ async def test_a_results_message_cut_off_by_a_stop_arrives_after_the_restart(bed
 
 def results_in(group: ChatRecord) -> list[str]:
     return [m.text or "" for m in group.bot_messages() if "results after" in (m.text or "")]
+
+
+async def end_the_table_losing_its_results(bed: Bed) -> tuple[ChatRecord, int]:
+    """A table closes after its one hand, and every try of its results message meets a
+    flood wait: the message is lost for now. The group and the table."""
+    group, players, first = await two_in_a_hand(bed)
+    await players[0].send(group, "/endgame")
+    await bed.idle()
+    live = bed.live(group)
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(0.01), chat_id=group.id,
+                            times=SEND_TRIES)
+    await bed.press(first, group, "No blind")
+    table = await bed.table_message(group)
+    await (await first.press(table, "Fold")).answer()
+    await bed.tg.world.wait_for(lambda: bed.services.outbox.delivered["lost"] == 1,
+                                timeout=20)
+    return group, live.id
+
+
+async def test_a_results_message_lost_after_every_try_is_sent_again_while_the_bot_runs(
+        bed: Bed, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outbox, "RESULTS_AGAIN", 0.2)
+    group, _ = await end_the_table_losing_its_results(bed)
+    await bed.tg.world.wait_for(lambda: bool(results_in(group)), timeout=20)
+    await bed.idle()
+    assert len(results_in(group)) == 1
+    assert await bed.store.tables.results_due() == []
+
+
+async def test_a_results_message_lost_and_waiting_to_be_sent_again_arrives_after_a_restart(
+        bed: Bed, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outbox, "RESULTS_AGAIN", 600.0)
+    group, table_id = await end_the_table_losing_its_results(bed)
+    assert not results_in(group)
+    assert [t.id for t in await bed.store.tables.results_due()] == [table_id]
+    await bed.services.outbox.stop_sending()
+    await bed.restart()
+    await bed.idle()
+    assert len(results_in(group)) == 1
+    assert await bed.store.tables.results_due() == []
+
+
+async def test_a_players_lost_cards_are_sent_again_after_a_restart(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(0.01), chat_id=boris.id,
+                            times=SEND_TRIES)
+    await bed.press(ana, group, "Start")
+    await bed.tg.world.wait_for(lambda: bed.services.outbox.delivered["lost"] == 1,
+                                timeout=20)
+    await bed.idle()
+    assert len(cards(ana)) == 1 and cards(boris) == []
+    # One card message of the round was lost: the round is not noted as sent.
+    live = bed.live(group)
+    assert live.cards_due == 0
+    await bed.services.outbox.stop_sending()
+    await bed.restart()
+    await bed.idle()
+    assert len(cards(boris)) == 1

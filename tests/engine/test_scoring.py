@@ -76,7 +76,24 @@ def test_every_variant_table_is_complete() -> None:
                 assert len(score_table(ScoringRules(a, b, c))) == 4960
 
 
-@pytest.mark.parametrize("hand", ["7c Kh", "7c Kh Kd Ks"])
-def test_only_three_card_hands_score(hand: str) -> None:
-    with pytest.raises(BadCardText):
+@pytest.mark.parametrize(("hand", "shown"), [("7c Kh", "7♣ K♥"),
+                                             ("7c Kh Kd Ks", "7♣ K♥ K♦ K♠")])
+def test_only_three_card_hands_score(hand: str, shown: str) -> None:
+    with pytest.raises(BadCardText) as refusal:
         score(parse_hand(hand))
+    # The player is shown his cards and why.
+    assert str(refusal.value) == (
+        f"Not a card (or a valid hand): {shown!r}: a hand is three different cards.")
+
+
+def test_a_hand_with_a_card_twice_is_refused_with_the_cards_named() -> None:
+    seven, king = parse_hand("7c Kd")
+    with pytest.raises(BadCardText) as refusal:
+        score((seven, seven, king))
+    assert str(refusal.value) == (
+        "Not a card (or a valid hand): '7♣ 7♣ K♦': a hand is three different cards.")
+
+
+def test_a_pair_beside_an_odd_card_is_no_three_of_a_kind_wherever_it_sits() -> None:
+    for hand in ("K♣ K♦ Q♥", "K♣ Q♥ K♦", "Q♥ K♣ K♦"):
+        assert score(parse_hand(hand)) == score(parse_hand("K♣ K♦ Q♥")) < 30

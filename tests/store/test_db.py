@@ -4,6 +4,7 @@ together), isolation, cancellation."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,285 @@ async def test_committed_transactions_are_counted_by_writer_and_logged_at_close(
         await store.close()
     assert ("transactions committed: 5 for 5 units"
             " (Tables.set_shown 3, Users.ensure 1, Tables.open 1)" in caplog.messages)
+
+
+async def test_a_unit_queued_later_in_the_same_loop_turn_shares_the_commit(
+        db_path: Path) -> None:
+    # The first caller's task starts the writer; a second caller scheduled after it in the
+    # same turn of the loop still rides in the same transaction.
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        before = db.commits
+        first = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await asyncio.sleep(0)  # the first caller runs: the writer is scheduled
+        second = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)")))
+        await asyncio.gather(first, second)
+        assert db.commits - before == 1
+        assert len(await db.fetchall("SELECT v FROM t")) == 2
+
+
+async def test_a_caller_cancelled_after_the_writer_took_his_unit_does_not_commit(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        # Both go into one batch; the second waits in it while the first runs.
+        holder = asyncio.create_task(db.write(hold))
+        waiter = asyncio.create_task(db.write(
+            lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await inside.wait()
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        units = sum(db.writes.values())
+        release.set()
+        await holder
+        # Told it was cancelled before it ran, the caller may do it again: it must not
+        # be there twice, nor counted in the shutdown line.
+        assert await db.fetchall("SELECT v FROM t") == []
+        assert sum(db.writes.values()) == units + 1  # the holder's alone
+        await db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)"))
+        assert [r[0] for r in await db.fetchall("SELECT v FROM t")] == [2]
+
+
+async def test_cancelling_the_writer_keeps_finished_units_and_cancels_no_caller(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> str:
+            await execute(conn, "INSERT INTO t VALUES (0)")
+            inside.set()
+            await release.wait()
+            return "held"
+
+        holder = asyncio.create_task(db.write(hold))
+        beside = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        await inside.wait()
+        later = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (2)")))
+        await asyncio.sleep(0)
+        writer = next(t for t in asyncio.all_tasks() if t.get_name() == "sqlite-writer")
+        writer.cancel()  # as a shutdown cancels every task but its callers'
+        await asyncio.sleep(0.01)
+        release.set()
+        # Nobody cancelled the callers: each hears his own unit's end, all committed.
+        assert await asyncio.wait_for(holder, 5) == "held"
+        await asyncio.wait_for(asyncio.gather(beside, later), 5)
+        assert sorted(r[0] for r in await db.fetchall("SELECT v FROM t")) == [0, 1, 2]
+        with pytest.raises(asyncio.CancelledError):
+            await writer
+        # And the database goes on writing.
+        await db.write(lambda c: execute(c, "INSERT INTO t VALUES (3)"))
+        assert len(await db.fetchall("SELECT v FROM t")) == 4
+
+
+async def test_a_caller_cancelled_after_his_unit_ran_hears_of_it_only_once_committed(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        done = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        holder = asyncio.create_task(db.write(hold))
+        await inside.wait()  # the insert ran; the batch waits for the holder
+        done.cancel()
+        await asyncio.sleep(0.01)
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await done
+        # Its unit had ended: when he hears of his cancellation it is on disk.
+        assert [r[0] for r in await db.fetchall("SELECT v FROM t")] == [1]
+        await holder
+
+
+async def test_a_read_sees_one_committed_state_and_a_failing_read_leaves_none_open(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        await db.write(_counter)
+        between = asyncio.Event()
+
+        async def twice(conn: Conn) -> tuple[object, object]:
+            first = await fetchone(conn, "SELECT n FROM counter")
+            between.set()
+            await asyncio.sleep(0.05)
+            second = await fetchone(conn, "SELECT n FROM counter")
+            assert first is not None and second is not None
+            return first[0], second[0]
+
+        reading = asyncio.create_task(db.read(twice))
+        await between.wait()
+        await db.write(lambda c: execute(c, "UPDATE counter SET n = 7"))
+        assert await reading == (0, 0)  # one snapshot, though a commit came between
+
+        async def bad(conn: Conn) -> None:
+            await fetchone(conn, "SELECT nothing FROM nowhere")
+
+        with pytest.raises(StorageFailure):
+            await db.read(bad)
+        assert await db.read(lambda c: fetchone(c, "SELECT n FROM counter")) is not None
+        assert await _n(db) == 7
+
+
+async def test_a_file_locked_by_another_process_fails_the_batch_and_the_next_one_writes(
+        db_path: Path) -> None:
+    import sqlite3
+
+    async with await Database.open(db_path, busy_timeout_ms=0) as db:
+        await db.write(_counter)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            results = await asyncio.gather(
+                db.write(lambda c: execute(c, "UPDATE counter SET n = 1")),
+                db.write(lambda c: execute(c, "UPDATE counter SET n = 2")),
+                return_exceptions=True)
+            assert all(isinstance(r, StorageFailure) for r in results), results
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        await db.write(lambda c: execute(c, "UPDATE counter SET n = 3"))
+        assert await _n(db) == 3
+
+
+async def test_a_refused_write_keeps_sqlites_own_error_as_its_cause(db_path: Path) -> None:
+    import sqlite3
+
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER UNIQUE)"))
+        await db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)"))
+        with pytest.raises(IntegrityViolation) as refusal:
+            await db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)"))
+        assert isinstance(refusal.value.__cause__, sqlite3.IntegrityError)
+    with pytest.raises(StorageFailure, match=str(db_path)):
+        await db.write(_counter)  # closed: the message names the file
+
+
+class Grant:
+    """A unit of work that is an object, not a function."""
+
+    async def __call__(self, conn: Conn) -> None:
+        await _counter(conn)
+
+
+async def test_units_are_counted_by_who_wrote_them_for_the_shutdown_line(
+        db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = await Database.open(db_path)
+
+    class Books:
+        async def settle(self) -> None:
+            def outer() -> Unit[None]:
+                async def inner(conn: Conn) -> None:
+                    await _counter(conn)
+                return inner
+            await db.write(outer())
+
+    await Books().settle()
+    await asyncio.gather(db.write(Grant()), db.write(_counter))  # one transaction
+    assert dict(db.writes) == {
+        "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line": 1,
+        "Grant": 1, "_counter": 1}
+    with caplog.at_level("INFO", logger="bot.store.db"):
+        await db.close()
+    assert ("transactions committed: 2 for 3 units ("
+            "test_units_are_counted_by_who_wrote_them_for_the_shutdown_line 1, "
+            "Grant 1, _counter 1)") in caplog.messages
+    # Closed, the file is whole: its write-ahead log folded back in (a copy is complete).
+    wal = db_path.with_name(db_path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_the_shutdown_line_of_a_bot_that_wrote_nothing() -> None:
+    from collections import Counter
+
+    from bot.store.db import describe_writes
+
+    assert describe_writes(Counter()) == "transactions committed: 0 for 0 units (none)"
+    assert describe_writes(Counter(a=3, b=1), 2) == (
+        "transactions committed: 2 for 4 units (a 3, b 1)")
+    assert describe_writes(Counter(a=3, b=1)) == (
+        "transactions committed: 4 for 4 units (a 3, b 1)")
+
+
+async def test_statements_values_stay_out_of_the_debug_log_but_the_calls_are_named(
+        db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from bot.store.db import hide_statements, show_statements
+
+    secret = "seed-4f1c9a"
+
+    async def secret_write(db: Database) -> list[str]:
+        caplog.clear()
+        with caplog.at_level("DEBUG", logger="aiosqlite"):
+            await db.write(lambda c: execute(c, "INSERT INTO t VALUES (?)", (secret,)))
+        return [r.getMessage() for r in caplog.records if r.name == "aiosqlite"]
+
+    logger = logging.getLogger("aiosqlite")
+    before = list(logger.filters)
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v TEXT)"))
+        try:
+            hide_statements()
+            hide_statements()  # once is enough; twice is harmless
+            logged = await secret_write(db)
+            assert logged and not any(secret in m for m in logged)
+            assert any("Connection.execute" in m for m in logged)
+            show_statements()
+            # The filter is what hides them: without it the value is in the log.
+            assert any(secret in m for m in await secret_write(db))
+        finally:
+            logger.filters[:] = before
+
+
+async def test_a_bad_busy_timeout_is_refused(db_path: Path) -> None:
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match=r"^busy_timeout_ms must be a whole number >= 0$"):
+            await Database.open(db_path, busy_timeout_ms=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="synchronous"):
+        await Database.open(db_path, step_synchronous="SOMETIMES")  # type: ignore[arg-type]
+
+
+async def test_the_default_busy_timeout_is_five_seconds_and_rows_read_by_column_name(
+        db_path: Path) -> None:
+    async with await Database.open(db_path) as db:
+        assert await db.write(lambda c: _pragma(c, "busy_timeout")) == 5000
+        await db.write(_counter)
+        row = await db.fetchone("SELECT id, n FROM counter")
+        assert row is not None and (row["id"], row["n"]) == (1, 0)
+        in_read = await db.read(lambda c: fetchone(c, "SELECT n FROM counter"))
+        assert in_read is not None and in_read["n"] == 0
+
+
+def test_the_statement_filter_leaves_only_the_names_of_calls_in_a_log_line() -> None:
+    from functools import partial
+
+    from bot.store.db import StatementFilter
+
+    def line(msg: str, args: object) -> str:
+        record = logging.LogRecord("aiosqlite", logging.DEBUG, __file__, 1, msg, None, None)
+        record.args = args  # type: ignore[assignment]
+        assert StatementFilter().filter(record)
+        return record.getMessage()
+
+    secret = "seed-4f1c9a"
+
+    async def run_query(sql: str) -> None:
+        return None
+
+    assert line("executing %s", (partial(run_query, secret),)) == (
+        "executing test_the_statement_filter_leaves_only_the_names_of_calls_in_a_log_line"
+        ".<locals>.run_query")
+    assert line("returning exception %s", (ValueError(secret),)) == (
+        "returning exception ValueError")
+    assert line("operation %s completed", (secret,)) == "operation str completed"
+    assert line("no arguments at all", ()) == "no arguments at all"
+    # Arguments by name are dropped and the text kept as it is, a "%" and all.
+    assert line("100%% of %(what)s", {"what": secret}) == "100%% of %(what)s"
