@@ -23,7 +23,6 @@ from bot.sandbox import api_messages
 from bot.sandbox.api_common import Ctx, Handler, chat_for, reply_for, thread_for
 from bot.sandbox.ephemeral import WINDOW, EphemeralRecord
 from bot.sandbox.errors import (
-    CAPTION_TOO_LONG,
     DELETE_NOT_FOUND,
     EDIT_NOT_FOUND,
     EPHEMERAL_BOT_NOT_ADMIN,
@@ -38,36 +37,10 @@ from bot.sandbox.errors import (
 )
 from bot.sandbox.markup import validate_markup
 from bot.sandbox.models import ChatRecord, MessageRecord, UserRecord
-from bot.sandbox.text import MAX_CAPTION, Parsed, prepare_text
+from bot.sandbox.text import Parsed
 
 PARAMETERS = "ephemeral_message_parameters"
 MEMBERS = ("creator", "administrator", "member")
-
-
-def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
-    value = ctx.params.raw(name)
-    return value if isinstance(value, list) else None
-
-
-def _text(ctx: Ctx) -> Parsed:
-    return prepare_text(
-        ctx.params.get_str("text"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "entities"),
-        strict_entities=ctx.world.strict_html_entities,
-    )
-
-
-def _caption(ctx: Ctx) -> Parsed:
-    return prepare_text(
-        ctx.params.get_str("caption"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "caption_entities"),
-        limit=MAX_CAPTION,
-        too_long=CAPTION_TOO_LONG,
-        allow_empty=True,
-        strict_entities=ctx.world.strict_html_entities,
-    )
 
 
 def _receiver(ctx: Ctx, chat: ChatRecord, parameters: dict[str, Any]) -> UserRecord:
@@ -184,7 +157,8 @@ async def send_message(ctx: Ctx) -> Any:
     if not ctx.params.has(PARAMETERS):
         return await api_messages.send_message(ctx)
     chat, receiver, fields = _prepare(ctx)
-    return _store(ctx, chat, receiver, fields, _text(ctx), caption=False).to_json()
+    parsed = api_messages.message_text(ctx)
+    return _store(ctx, chat, receiver, fields, parsed, caption=False).to_json()
 
 
 async def send_photo(ctx: Ctx) -> Any:
@@ -192,7 +166,7 @@ async def send_photo(ctx: Ctx) -> Any:
     if not ctx.params.has(PARAMETERS):
         return await api_messages.send_photo(ctx)
     chat, receiver, fields = _prepare(ctx)
-    parsed = _caption(ctx)
+    parsed = api_messages.caption_text(ctx)
     photo = api_messages._photo_from(ctx)
     record = _store(ctx, chat, receiver, fields, parsed, caption=True)
     record.photo = photo
@@ -216,13 +190,6 @@ def _own(ctx: Ctx, record: EphemeralRecord) -> EphemeralRecord:
     return record
 
 
-def _same_markup(new: dict[str, Any] | None, old: dict[str, Any] | None) -> bool:
-    def rows(markup: dict[str, Any] | None) -> Any:
-        return (markup or {}).get("inline_keyboard") or []
-
-    return bool(rows(new) == rows(old))
-
-
 def _edited(ctx: Ctx, record: EphemeralRecord) -> bool:
     record.edit_date = int(ctx.world.wall())
     ctx.world.touch()
@@ -234,12 +201,12 @@ async def edit_text(ctx: Ctx) -> Any:
     record = _own(ctx, _named(ctx, EDIT_NOT_FOUND))
     if record.text is None:
         raise bad_request("there is no text in the message to edit")
-    parsed = _text(ctx)
+    parsed = api_messages.message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"), private=False)
     if (
         parsed.text == record.text
         and parsed.entities == record.entities
-        and _same_markup(markup, record.reply_markup)
+        and api_messages.same_markup(markup, record.reply_markup)
     ):
         raise ApiError(400, NOT_MODIFIED)
     record.history.append(record.text)
@@ -252,13 +219,13 @@ async def edit_caption(ctx: Ctx) -> Any:
     record = _own(ctx, _named(ctx, EDIT_NOT_FOUND))
     if record.photo is None:
         raise bad_request("there is no caption in the message to edit")
-    parsed = _caption(ctx)
+    parsed = api_messages.caption_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"), private=False)
     caption = parsed.text or None
     if (
         caption == record.caption
         and parsed.entities == record.entities
-        and _same_markup(markup, record.reply_markup)
+        and api_messages.same_markup(markup, record.reply_markup)
     ):
         raise ApiError(400, NOT_MODIFIED)
     record.history.append(record.caption)
@@ -270,7 +237,7 @@ async def edit_reply_markup(ctx: Ctx) -> Any:
     """editEphemeralMessageReplyMarkup; without reply_markup the keyboard is removed."""
     record = _own(ctx, _named(ctx, EDIT_NOT_FOUND))
     markup = validate_markup(ctx.params.raw("reply_markup"), private=False)
-    if _same_markup(markup, record.reply_markup):
+    if api_messages.same_markup(markup, record.reply_markup):
         raise ApiError(400, NOT_MODIFIED)
     record.reply_markup = markup
     return _edited(ctx, record)

@@ -25,7 +25,7 @@ def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
     return value if isinstance(value, list) else None
 
 
-def _message_text(ctx: Ctx) -> Parsed:
+def message_text(ctx: Ctx) -> Parsed:
     """The text of a sendMessage or editMessageText, checked as Telegram checks it."""
     return prepare_text(
         ctx.params.get_str("text"),
@@ -35,12 +35,25 @@ def _message_text(ctx: Ctx) -> Parsed:
     )
 
 
+def caption_text(ctx: Ctx) -> Parsed:
+    """The caption of a sendPhoto (or an edit of it), checked as Telegram checks it."""
+    return prepare_text(
+        ctx.params.get_str("caption"),
+        ctx.params.get_str("parse_mode"),
+        _entities(ctx, "caption_entities"),
+        limit=MAX_CAPTION,
+        too_long=CAPTION_TOO_LONG,
+        allow_empty=True,
+        strict_entities=ctx.world.strict_html_entities,
+    )
+
+
 async def send_message(ctx: Ctx) -> Any:
     """sendMessage."""
     chat = chat_for(ctx)
     thread_id = thread_for(ctx, chat)
     reply_to = reply_for(ctx, chat)
-    parsed = _message_text(ctx)
+    parsed = message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"),
                              private=chat.type == "private")
     message = ctx.world.store(
@@ -69,15 +82,7 @@ async def send_photo(ctx: Ctx) -> Any:
     thread_id = thread_for(ctx, chat)
     reply_to = reply_for(ctx, chat)
     photo = _photo_from(ctx)
-    parsed = prepare_text(
-        ctx.params.get_str("caption"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "caption_entities"),
-        limit=MAX_CAPTION,
-        too_long=CAPTION_TOO_LONG,
-        allow_empty=True,
-        strict_entities=ctx.world.strict_html_entities,
-    )
+    parsed = caption_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"),
                              private=chat.type == "private")
     message = ctx.world.store(
@@ -144,13 +149,13 @@ async def edit_message_text(ctx: Ctx) -> Any:
     message = _to_edit(ctx)
     if message.text is None:
         raise bad_request("there is no text in the message to edit")
-    parsed = _message_text(ctx)
+    parsed = message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"),
                              private=message.chat.type == "private")
     if (
         parsed.text == message.text
         and parsed.entities == message.entities
-        and _same_markup(markup, message.reply_markup)
+        and same_markup(markup, message.reply_markup)
     ):
         raise ApiError(400, NOT_MODIFIED)
     message.history.append(message.text)
@@ -165,7 +170,7 @@ async def edit_message_reply_markup(ctx: Ctx) -> Any:
     message = _to_edit(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"),
                              private=message.chat.type == "private")
-    if _same_markup(markup, message.reply_markup):
+    if same_markup(markup, message.reply_markup):
         raise ApiError(400, NOT_MODIFIED)
     message.reply_markup = markup
     return _edited(ctx, message)
@@ -195,7 +200,7 @@ async def unpin_chat_message(ctx: Ctx) -> Any:
     return True
 
 
-def _same_markup(new: dict[str, Any] | None, old: dict[str, Any] | None) -> bool:
+def same_markup(new: dict[str, Any] | None, old: dict[str, Any] | None) -> bool:
     def rows(markup: dict[str, Any] | None) -> Any:
         return (markup or {}).get("inline_keyboard") or []
 
