@@ -30,6 +30,27 @@ async def call(server: SandboxServer, method: str, **params: str) -> None:
         assert reply.status == 200, await reply.text()
 
 
+def webhook_settings(server: SandboxServer, database: Path, port: int, *,
+                     webhook: bool = True) -> Settings:
+    """The bot's settings on the stand-in, in webhook mode on ``port`` or polling."""
+    return Settings(bot_token=SecretStr(TOKEN), api_base_url=server.base_url,
+                    database=database, rate_limit=False,
+                    webhook_url=f"http://127.0.0.1:{port}/hook" if webhook else None,
+                    webhook_listen="127.0.0.1", webhook_port=port,
+                    _env_file=None)  # type: ignore[call-arg]
+
+
+async def serving_on_its_webhook(server: SandboxServer, settings: Settings,
+                                 stop: asyncio.Event | None = None) -> asyncio.Task[None]:
+    """The bot started in webhook mode, once its webhook is set."""
+    task = asyncio.create_task(serve(settings, stop or asyncio.Event(), signals=False))
+    async with asyncio.timeout(WAIT):
+        while not server.webhook.url:
+            assert not task.done()
+            await asyncio.sleep(0.02)
+    return task
+
+
 def one_line_no_traceback(err: str, *words: str) -> str:
     assert "Traceback" not in err, err
     assert TOKEN.split(":")[1] not in err
@@ -90,17 +111,8 @@ async def test_a_webhook_taken_over_while_running_stops_the_bot(
     monkeypatch.setattr(watch, "WEBHOOK_CHECK", 0.2)
     async with SandboxServer(World(token=TOKEN)) as server:
         port = closed_port()
-        settings = Settings(
-            bot_token=SecretStr(TOKEN), api_base_url=server.base_url,
-            database=tmp_path / "w.sqlite3", rate_limit=False,
-            webhook_url=f"http://127.0.0.1:{port}/hook", webhook_listen="127.0.0.1",
-            webhook_port=port, _env_file=None,  # type: ignore[call-arg]
-        )
-        task = asyncio.create_task(serve(settings, asyncio.Event(), signals=False))
-        async with asyncio.timeout(WAIT):
-            while not server.webhook.url:
-                assert not task.done()
-                await asyncio.sleep(0.02)
+        task = await serving_on_its_webhook(
+            server, webhook_settings(server, tmp_path / "w.sqlite3", port))
         await asyncio.sleep(0.5)
         assert not task.done()  # our own webhook: it runs on
         await call(server, "setWebhook", url="https://elsewhere.example/hook")
@@ -115,27 +127,19 @@ async def test_a_webhook_taken_over_while_running_stops_the_bot(
 async def test_webhook_then_polling_after_a_clean_stop_starts_cleanly(tmp_path: Path) -> None:
     async with SandboxServer(World(token=TOKEN)) as server:
         port = closed_port()
-
-        def settings(webhook: bool) -> Settings:
-            return Settings(bot_token=SecretStr(TOKEN), api_base_url=server.base_url,
-                            database=tmp_path / "svara.sqlite3", rate_limit=False,
-                            webhook_url=f"http://127.0.0.1:{port}/hook" if webhook else None,
-                            webhook_listen="127.0.0.1", webhook_port=port,
-                            _env_file=None)  # type: ignore[call-arg]
-
+        database = tmp_path / "svara.sqlite3"
         stop = asyncio.Event()
-        hooked = asyncio.create_task(serve(settings(webhook=True), stop, signals=False))
-        async with asyncio.timeout(WAIT):
-            while not server.webhook.url:
-                assert not hooked.done()
-                await asyncio.sleep(0.02)
+        hooked = await serving_on_its_webhook(
+            server, webhook_settings(server, database, port), stop)
         stop.set()  # a clean stop (SIGTERM does the same)
         await asyncio.wait_for(hooked, WAIT)
         assert server.webhook.url == ""  # its own webhook went with it
 
         # The operator goes back to long polling: the start is not refused.
         stop = asyncio.Event()
-        polling = asyncio.create_task(serve(settings(webhook=False), stop, signals=False))
+        polling = asyncio.create_task(serve(webhook_settings(server, database, port,
+                                                              webhook=False),
+                                             stop, signals=False))
         async with asyncio.timeout(WAIT):
             while not any(c.method == "getUpdates" for c in server.transcript.calls):
                 assert not polling.done(), polling.exception()
@@ -150,17 +154,8 @@ async def test_a_stop_never_removes_a_webhook_that_is_not_its_own(
     monkeypatch.setattr(watch, "WEBHOOK_CHECK", 0.2)
     async with SandboxServer(World(token=TOKEN)) as server:
         port = closed_port()
-        settings = Settings(
-            bot_token=SecretStr(TOKEN), api_base_url=server.base_url,
-            database=tmp_path / "w.sqlite3", rate_limit=False,
-            webhook_url=f"http://127.0.0.1:{port}/hook", webhook_listen="127.0.0.1",
-            webhook_port=port, _env_file=None,  # type: ignore[call-arg]
-        )
-        task = asyncio.create_task(serve(settings, asyncio.Event(), signals=False))
-        async with asyncio.timeout(WAIT):
-            while not server.webhook.url:
-                assert not task.done()
-                await asyncio.sleep(0.02)
+        task = await serving_on_its_webhook(
+            server, webhook_settings(server, tmp_path / "w.sqlite3", port))
         await call(server, "setWebhook", url="https://elsewhere.example/hook")
         with pytest.raises(StartupError):
             await asyncio.wait_for(task, WAIT)
