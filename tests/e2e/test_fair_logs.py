@@ -16,7 +16,7 @@ from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from bot.store.db import hide_statements, show_statements
 from engine import Action, Hand, Phase, format_hand
-from engine.deck import position_salt
+from engine.deck import default_seed, position_salt
 from engine.events import Dealt, Fold, RoundStarted
 from tests.e2e.bed import Bed
 
@@ -65,6 +65,10 @@ async def secrets_of_the_hands(bed: Bed) -> tuple[list[str], list[str]]:
     folded_cards: list[str] = []
     found += [str(r[0]) for r in await bed.store.db.fetchall("SELECT secret FROM table_secrets")]
     found += [str(r[0]) for r in await bed.store.db.fetchall("SELECT seed FROM player_seeds")]
+    # A seat with no seed of his own plays one that follows from the table's secret.
+    found += [default_seed(str(r[0]), int(r[1])) for r in await bed.store.db.fetchall(
+        "SELECT t.secret, s.user_id FROM table_seeds s JOIN table_secrets t"
+        " ON t.table_id = s.table_id WHERE s.own = 0")]
     for row in await bed.store.db.fetchall("SELECT id, start FROM hands"):
         start = json.loads(row["start"])
         found.append(start["seed"])
