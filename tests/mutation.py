@@ -55,7 +55,7 @@ MODULES: dict[str, Module] = {
                                        "tests/e2e/test_delivery.py")),
     "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",), fresh=True),
     "legality": Module("engine/legality.py", ENGINE_TESTS),
-    "pots": Module("engine/pots.py", ENGINE_TESTS),
+    "pots": Module("engine/pots.py", ("tests/engine/test_pots.py", *ENGINE_TESTS)),
     "ledger": Module("bot/store/ledger.py", ("tests/store/test_users.py",
                                              "tests/store/test_audit.py")),
     "gifts": Module("bot/store/gifts.py", ("tests/store/test_gifts.py",)),
