@@ -54,7 +54,7 @@ MODULES: dict[str, Module] = {
     "outbox": Module("bot/outbox.py", ("tests/bot/test_outbox.py",
                                        "tests/e2e/test_delivery.py")),
     "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",), fresh=True),
-    "legality": Module("engine/legality.py", ENGINE_TESTS),
+    "legality": Module("engine/legality.py", ("tests/engine/test_legality.py", *ENGINE_TESTS)),
     "pots": Module("engine/pots.py", ("tests/engine/test_pots.py", *ENGINE_TESTS)),
     "ledger": Module("bot/store/ledger.py", ("tests/store/test_users.py",
                                              "tests/store/test_audit.py")),
