@@ -158,3 +158,13 @@ def test_with_a_fixed_cap_equal_to_the_ante_each_bet_is_exactly_the_ante() -> No
     assert legal is not None and legal.call == 10 and legal.raise_to == (20, 20)
     story.do("vera", Act.RAISE, 20)
     assert story.hand.level == 20
+
+
+def test_a_stack_exactly_at_the_fixed_cap_may_go_all_in() -> None:
+    # boris keeps 100 after the ante; one bet may add at most 100.
+    story = Story([1000, 110, 1000], rules=Rules(blind=False, limit=Limit.FIXED_CAP,
+                                                 bet_cap=100))
+    legal = story.hand.legal()
+    assert legal is not None and legal.all_in == 100 and legal.raise_to == (10, 100)
+    story.do("boris", Act.ALL_IN)
+    assert story.stack("boris") == 0 and story.hand.level == 100
