@@ -3,6 +3,7 @@ from collections import Counter
 import pytest
 
 from engine import BadCardText, ScoringRules, parse_hand, score
+from engine.cards import Card
 from engine.scoring import score_table
 
 # RULES.md §2: every worked example.
@@ -97,3 +98,12 @@ def test_a_hand_with_a_card_twice_is_refused_with_the_cards_named() -> None:
 def test_a_pair_beside_an_odd_card_is_no_three_of_a_kind_wherever_it_sits() -> None:
     for hand in ("K♣ K♦ Q♥", "K♣ Q♥ K♦", "Q♥ K♣ K♦"):
         assert score(parse_hand(hand)) == score(parse_hand("K♣ K♦ Q♥")) < 30
+
+
+@pytest.mark.parametrize("text", ["Kd Kd 9s", "9s Ah Ah", "As Kd As", "Ks Ks Qh Jh"])
+def test_a_hand_repeating_any_card_is_refused_not_scored(text: str) -> None:
+    # Built card by card: parse_hand itself already refuses a repeated card.
+    cards = tuple(Card.parse(part) for part in text.split())
+    with pytest.raises(BadCardText) as refusal:
+        score(cards)
+    assert str(refusal.value).endswith(": a hand is three different cards.")
