@@ -1,0 +1,54 @@
+"""The ledger as a player and an operator read it: his history, a hand's movements."""
+
+from __future__ import annotations
+
+import random
+
+from bot.store import Store
+from tests.store.conftest import play_hand, seated_table
+
+
+async def test_a_players_history_is_his_own_chips_newest_first(store: Store) -> None:
+    """Every row of his history is his wallet or his stack: all of it sums to what he
+    holds, newest first, as many as he asks for; a pot and another player never show."""
+    table = await seated_table(store, 3, chips=1000, buy_in=300)
+    rng = random.Random(11)
+    for dealer in range(3):
+        await play_hand(store, await store.tables.get(table.id), rng, dealer=dealer)
+    await store.users.grant(1, 25, memo="a gift from the operator")
+    for user in (1, 2, 3):
+        moves = await store.users.history(user, limit=1000)
+        assert moves and all(m.account in ("balance", "stack") for m in moves)
+        assert [m.id for m in moves] == sorted((m.id for m in moves), reverse=True)
+        seat = next(s for s in await store.tables.seats(table.id) if s.user_id == user)
+        assert sum(m.delta for m in moves if m.account == "stack") == seat.stack
+        assert sum(m.delta for m in moves if m.account == "balance") \
+            == await store.users.balance(user)
+    latest = await store.users.history(1, limit=2)
+    newest = latest[0]
+    assert (newest.kind, newest.account, newest.delta, newest.memo) \
+        == ("grant", "balance", 25, "a gift from the operator")
+    assert len(latest) == 2 and latest == (await store.users.history(1, limit=5))[:2]
+    report = await store.audit()
+    assert report.ok, report.violations
+
+
+async def test_a_hands_movements_are_its_own_in_order_and_balance(store: Store) -> None:
+    table = await seated_table(store, 3, chips=1000, buy_in=300)
+    rng = random.Random(4)
+    first, _ = await play_hand(store, table, rng)
+    second, _ = await play_hand(store, await store.tables.get(table.id), rng, dealer=1)
+    for hand_id in (first, second):
+        rows = await store.hands.movements(hand_id)
+        assert rows and all(r.hand_id == hand_id and r.table_id == table.id for r in rows)
+        assert [r.id for r in rows] == sorted(r.id for r in rows)
+        assert sum(r.delta for r in rows) == 0
+        assert sum(r.delta for r in rows if r.account == "pot") == 0  # the pot paid out
+        by_move: dict[int, list[int]] = {}
+        for r in rows:
+            by_move.setdefault(r.move, []).append(r.delta)
+        assert all(len(d) == 2 and sum(d) == 0 for d in by_move.values())
+    assert {r.move for r in await store.hands.movements(first)}.isdisjoint(
+        r.move for r in await store.hands.movements(second))
+    report = await store.audit()
+    assert report.ok, report.violations
