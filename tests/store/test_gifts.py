@@ -536,3 +536,104 @@ async def test_the_recent_players_of_a_chat_are_the_latest_first(store: Store,
     assert dict(players) == {1: "player 1", 2: "player 2", 3: "player 3"}
     assert [p[0] for p in await store.gifts.recent_players(CHAT, 2)] == [2, 3]
     assert [p[0] for p in await store.gifts.recent_players(-2002, 10)] == [3, 4]
+
+
+async def test_a_seat_taken_with_a_rebuy_keeps_its_stakes_and_the_tables_wait(
+        store: Store) -> None:
+    """Sat down broke at an ante of 10 with a rebuy: stakes raised later do not make him
+    broke again, and what the table waits for is written with his seat."""
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    table = await store.tables.open(CHAT, creator=1, rules=RULES.to_json())
+    seat = await store.gifts.sit_with_rebuy(table.id, 2, 10**9, most=3, ante=10, high=1000,
+                                            wait='{"for": "start"}')
+    assert (seat.stack, seat.sat_ante, seat.sat_most) == (1000, 10, 1000)
+    assert (await store.tables.get(table.id)).wait == '{"for": "start"}'
+    with pytest.raises(NoRebuyLeft) as refused:
+        await store.gifts.rebuy(table.id, 2, 100, most=3, below=5000, high=10**8)
+    assert refused.value.why == "not broke"
+    await store.users.ensure(3, "Vera", starting_chips=0)
+    await store.gifts.sit_with_rebuy(table.id, 3, 50, most=3, ante=10, high=1000)
+    assert (await store.tables.get(table.id)).wait == '{"for": "start"}'  # none given: kept
+    report = await store.audit()
+    assert report.ok and report.granted == 1000 + 1000 + 50
+
+
+async def test_a_table_allowing_no_rebuy_refuses_one_and_says_whose(store: Store) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    table = await store.tables.open(CHAT, creator=1, rules=RULES.to_json())
+    with pytest.raises(NoRebuyLeft) as refused:
+        await store.gifts.sit_with_rebuy(table.id, 2, 100, most=0, ante=10, high=1000)
+    assert refused.value.why == "all 0 taken"
+    await store.db.write(lambda c: c.execute(
+        "UPDATE tables SET practice = 1 WHERE id = ?", (table.id,)))
+    with pytest.raises(NoRebuyLeft, match=f"user 2 may not rebuy at table {table.id}"):
+        await store.gifts.sit_with_rebuy(table.id, 2, 100, most=1, ante=10, high=1000)
+    with pytest.raises(NoRebuyLeft, match=f"user 2 may not rebuy at table {table.id}"):
+        await store.gifts.rebuy(table.id, 2, 100, most=1, below=10)
+    await store.db.write(lambda c: c.execute(
+        "UPDATE tables SET practice = 0 WHERE id = ?", (table.id,)))
+    assert await store.tables.seats(table.id) == []
+    report = await store.audit()
+    assert report.ok and report.granted == 1000
+
+
+async def test_a_refused_ask_says_what_was_wrong(store: Store) -> None:
+    """The operator's log names what was refused: the kind of chips and the amount."""
+    await store.users.ensure(1, "Ana", starting_chips=1000)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    table = await store.tables.open(CHAT, creator=1, rules=RULES.to_json())
+    with pytest.raises(BadInput, match="not a kind of queued chips: 'gift'"):
+        await store.gifts.queue(table.id, 1, "gift", 5)
+    with pytest.raises(BadInput, match="not a kind of queued chips: 'gift'"):
+        await store.gifts.cancel(table.id, 1, "gift")
+    with pytest.raises(BadAmount, match="queued chips"):
+        await store.gifts.queue(table.id, 1, "top_up", 0)
+    with pytest.raises(BadAmount, match="a rebuy"):
+        await store.gifts.sit_with_rebuy(table.id, 2, 0, most=1, ante=10, high=100)
+    with pytest.raises(BadAmount, match="a rebuy"):
+        await store.gifts.rebuy(table.id, 2, 0, most=1, below=10)
+    with pytest.raises(BadAmount, match="a gift"):
+        await store.gifts.give_from_house(CHAT, 1, 2, 0, allowance=10)
+    with pytest.raises(BadAmount, match="a gift"):
+        await store.gifts.give(1, 2, 0)
+    with pytest.raises(BadInput, match="the most rebuys is a whole number, not -1"):
+        await store.gifts.sit_with_rebuy(table.id, 2, 10, most=-1, ante=10, high=100)
+    with pytest.raises(BadInput, match="the most rebuys is a whole number, not -1"):
+        await store.gifts.rebuy(table.id, 2, 10, most=-1, below=10)
+    with pytest.raises(BadInput, match="an allowance is a whole number, not -1"):
+        await store.gifts.give_from_house(CHAT, 1, 2, 10, allowance=-1)
+    with pytest.raises(BadInput, match="the house's chips a day are a whole number, not -1"):
+        await store.gifts.give_from_house(CHAT, 1, 2, 10, allowance=10, daily=-1)
+
+
+async def test_a_refused_gift_from_the_house_says_which_chat_menu_and_player(
+        store: Store) -> None:
+    await store.users.ensure(1, "Admin", starting_chips=0)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    await store.db.write(lambda c: c.execute(
+        "INSERT INTO users (id, name, created_at, updated_at) VALUES (-1000001, 'w', 0, 0)"))
+    with pytest.raises(BadInput, match="practice chips and real chips never mix"):
+        await store.gifts.give_from_house(CHAT, 1, -1000001, 5, allowance=100)
+    with pytest.raises(BadInput, match="practice chips are never given"):
+        await store.gifts.give(2, -1000001, 5)
+    assert await store.gifts.give_from_house(CHAT, 1, 2, 60, allowance=100,
+                                             menu=GiveMenu(CHAT, 5), daily=80) == 40
+    with pytest.raises(MenuUsed) as used:
+        await store.gifts.give_from_house(CHAT, 1, 2, 5, allowance=100, menu=GiveMenu(CHAT, 5))
+    assert (used.value.chat_id, used.value.message_id) == (CHAT, 5)
+    with pytest.raises(AllowanceSpent, match=f"chat {CHAT} may give 40 more chips from the"
+                                             " house today, not 41"):
+        await store.gifts.give_from_house(CHAT, 1, 2, 41, allowance=100)
+    with pytest.raises(HouseDayLimit, match="user 2 may receive 20 more chips of the house"
+                                            " today, not 21"):
+        await store.gifts.give_from_house(-2002, 1, 2, 21, allowance=100, daily=80)
+    await store.gifts.give_from_house(CHAT, 1, 2, 10, allowance=100)
+    memos = [r[0] for r in await store.db.fetchall(
+        "SELECT memo FROM ledger WHERE kind = 'house_gift' AND account = 'balance'"
+        " ORDER BY id")]
+    assert memos == [f"from an admin of chat {CHAT}, give menu {CHAT}/5",
+                     f"from an admin of chat {CHAT}"]
+    report = await store.audit()
+    assert report.ok and report.granted == 70
