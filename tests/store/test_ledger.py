@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
-from bot.store import Store
+import pytest
+
+from bot.store import Store, ledger
+from bot.store.errors import BadAmount
 from tests.store.conftest import play_hand, seated_table
 
 
@@ -52,3 +55,38 @@ async def test_a_hands_movements_are_its_own_in_order_and_balance(store: Store) 
         r.move for r in await store.hands.movements(second))
     report = await store.audit()
     assert report.ok, report.violations
+
+
+async def test_a_buy_in_and_a_rebuy_name_their_table_on_both_sides(store: Store) -> None:
+    """The wallet's row of a buy-in and the bank's row of a rebuy carry the table the
+    chips went to, as the stack's row does."""
+    table = await seated_table(store, 2, chips=1000, buy_in=300)
+    (newest_stack, newest_wallet) = (await store.users.history(1, limit=2))
+    assert (newest_stack.kind, newest_stack.account, newest_wallet.account) \
+        == ("buy_in", "stack", "balance")
+    assert newest_stack.table_id == newest_wallet.table_id == table.id
+    assert newest_stack.move == newest_wallet.move
+    await store.tables.leave(table.id, 2)
+    await store.gifts.give(2, 1, 1000)
+    seat = await store.gifts.sit_with_rebuy(table.id, 2, 100, most=1, ante=10, high=1000)
+    assert seat.stack == 100
+    rows = await store.db.fetchall("SELECT account, table_id, user_id, delta FROM ledger"
+                                   " WHERE kind = 'rebuy' ORDER BY id")
+    assert [tuple(r) for r in rows] == [("bank", table.id, 2, -100),
+                                        ("stack", table.id, 2, 100)]
+    report = await store.audit()
+    assert report.ok, report.violations
+
+
+async def test_the_ledger_refuses_an_unknown_movement_and_says_which(store: Store) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=100)
+    rows = await store.db.fetchall("SELECT count(*) FROM ledger")
+    with pytest.raises(ValueError, match="unknown ledger kind 'mint'"):
+        await store.db.write(lambda c: ledger.post(
+            c, [ledger.Transfer("mint", 5, ledger.BANK, ledger.balance(1))], at=0))
+    with pytest.raises(BadAmount, match="a grant amount"):
+        await store.db.write(lambda c: ledger.post(
+            c, [ledger.Transfer("grant", 0, ledger.BANK, ledger.balance(1))], at=0))
+    assert await store.db.fetchall("SELECT count(*) FROM ledger") == rows
+    assert await store.users.balance(1) == 100
+    assert (await store.audit()).ok
