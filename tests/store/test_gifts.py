@@ -637,3 +637,43 @@ async def test_a_refused_gift_from_the_house_says_which_chat_menu_and_player(
                      f"from an admin of chat {CHAT}"]
     report = await store.audit()
     assert report.ok and report.granted == 70
+
+
+async def test_a_refused_gift_or_rebuy_names_the_player_and_the_chips(store: Store) -> None:
+    await store.users.ensure(1, "Ana", starting_chips=100)
+    await store.users.ensure(2, "Boris", starting_chips=0)
+    with pytest.raises(BadInput, match="a gift goes to someone else"):
+        await store.gifts.give(1, 1, 10)
+    with pytest.raises(InsufficientChips, match="the balance of user 1") as short:
+        await store.gifts.give(1, 2, 101)
+    assert (short.value.have, short.value.need) == (100, 101)
+    await store.db.write(lambda c: c.executemany(
+        "INSERT INTO ledger (move, kind, account, user_id, delta, at) VALUES (?, ?, ?, ?, ?, 0)",
+        [(90, "grant", "bank", 2, -(MAX_CHIPS - 10)), (90, "grant", "balance", 2,
+                                                        MAX_CHIPS - 10)]))
+    with pytest.raises(BadAmount, match="the balance after it"):
+        await store.gifts.give(1, 2, 11)
+    with pytest.raises(BadAmount, match="the balance after it"):
+        await store.gifts.give_from_house(CHAT, 1, 2, 11, allowance=100)
+    await store.gifts.give_from_house(CHAT, 2, 1, 50, allowance=100, daily=50)
+    await store.users.ensure(3, "Vera", starting_chips=0)
+    with pytest.raises(HouseDayLimit, match="user 2 may give 0 more chips of the house"
+                                            " today, not 1"):
+        await store.gifts.give_from_house(-2002, 2, 3, 1, allowance=100, daily=50)
+
+
+async def test_a_rebuy_counts_against_the_days_bound_and_waits_for_his_hand(
+        store: Store) -> None:
+    table, winner, loser = await broke_table(store)
+    await store.gifts.give_from_house(-2002, winner, loser, 50, allowance=100, daily=100)
+    await store.gifts.give(loser, winner, 50)
+    with pytest.raises(HouseDayLimit, match=f"user {loser} may receive 50 more"):
+        await store.gifts.rebuy(table, loser, 60, most=3, below=10, daily=100)
+    with pytest.raises(NoRebuyLeft, match="all 0 taken"):
+        await store.gifts.rebuy(table, loser, 10, most=0, below=10)
+    assert await store.gifts.rebuy(table, loser, 50, most=3, below=10, daily=100) == 50
+    hand_id, hand = await start_hand(store, await store.tables.get(table), random.Random(2))
+    assert not hand.is_over
+    with pytest.raises(HandInProgress) as busy:
+        await store.gifts.rebuy(table, loser, 10, most=3, below=10**6)
+    assert (busy.value.table_id, busy.value.hand_id) == (table, hand_id)
