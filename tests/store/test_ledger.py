@@ -8,6 +8,7 @@ import pytest
 
 from bot.store import Store, ledger
 from bot.store.errors import BadAmount
+from bot.store.migrations import MAX_CHIPS
 from tests.store.conftest import play_hand, seated_table
 
 
@@ -53,6 +54,10 @@ async def test_a_hands_movements_are_its_own_in_order_and_balance(store: Store) 
         assert all(len(d) == 2 and sum(d) == 0 for d in by_move.values())
     assert {r.move for r in await store.hands.movements(first)}.isdisjoint(
         r.move for r in await store.hands.movements(second))
+    # Every movement in the whole ledger, buy-ins and antes alike, is one pair of rows.
+    pairs = await store.db.fetchall("SELECT move, count(*), sum(delta) FROM ledger"
+                                    " GROUP BY move")
+    assert pairs and all((r[1], r[2]) == (2, 0) for r in pairs)
     report = await store.audit()
     assert report.ok, report.violations
 
@@ -89,4 +94,18 @@ async def test_the_ledger_refuses_an_unknown_movement_and_says_which(store: Stor
             c, [ledger.Transfer("grant", 0, ledger.BANK, ledger.balance(1))], at=0))
     assert await store.db.fetchall("SELECT count(*) FROM ledger") == rows
     assert await store.users.balance(1) == 100
+    assert (await store.audit()).ok
+
+
+async def test_a_refused_amount_says_the_range_and_what_was_asked(store: Store) -> None:
+    await store.users.ensure(1, "Ana")
+    with pytest.raises(BadAmount, match=f"a grant amount must be a whole number from 1 to"
+                                        f" {MAX_CHIPS}, not 0") as refused:
+        await store.users.grant(1, 0)
+    assert refused.value.amount == 0 and not refused.value.over
+    with pytest.raises(BadAmount, match=f"from 1 to {MAX_CHIPS}, not {MAX_CHIPS + 1}") \
+            as refused:
+        await store.users.grant(1, MAX_CHIPS + 1)
+    assert refused.value.over
+    assert await store.users.balance(1) == 0
     assert (await store.audit()).ok
