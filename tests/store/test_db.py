@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -562,3 +563,33 @@ def test_the_statement_filter_leaves_only_the_names_of_calls_in_a_log_line() -> 
     assert line("no arguments at all", ()) == "no arguments at all"
     # Arguments by name are dropped and the text kept as it is, a "%" and all.
     assert line("100%% of %(what)s", {"what": secret}) == "100%% of %(what)s"
+
+
+async def test_a_caller_cancelled_after_his_unit_ran_is_not_told_before_the_commit(
+        db_path: Path) -> None:
+    """While his finished unit waits for the rest of its batch, a cancelled caller keeps
+    waiting; he hears of his cancellation only when his row is on disk."""
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        done = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        holder = asyncio.create_task(db.write(hold))
+        await inside.wait()
+        done.cancel()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not done.done()  # the batch is not committed yet: he still waits
+        release.set()
+        try:
+            await done
+        except asyncio.CancelledError:
+            on_disk = [r[0] for r in sqlite3.connect(db_path).execute("SELECT v FROM t")]
+        else:
+            raise AssertionError("the cancelled caller was not told he was cancelled")
+        assert on_disk == [1]
+        await holder
