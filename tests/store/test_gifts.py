@@ -588,15 +588,15 @@ async def test_a_refused_ask_says_what_was_wrong(store: Store) -> None:
         await store.gifts.queue(table.id, 1, "gift", 5)
     with pytest.raises(BadInput, match="not a kind of queued chips: 'gift'"):
         await store.gifts.cancel(table.id, 1, "gift")
-    with pytest.raises(BadAmount, match="queued chips"):
+    with pytest.raises(BadAmount, match=r"^queued chips must"):
         await store.gifts.queue(table.id, 1, "top_up", 0)
-    with pytest.raises(BadAmount, match="a rebuy"):
+    with pytest.raises(BadAmount, match=r"^a rebuy must"):
         await store.gifts.sit_with_rebuy(table.id, 2, 0, most=1, ante=10, high=100)
-    with pytest.raises(BadAmount, match="a rebuy"):
+    with pytest.raises(BadAmount, match=r"^a rebuy must"):
         await store.gifts.rebuy(table.id, 2, 0, most=1, below=10)
-    with pytest.raises(BadAmount, match="a gift"):
+    with pytest.raises(BadAmount, match=r"^a gift must"):
         await store.gifts.give_from_house(CHAT, 1, 2, 0, allowance=10)
-    with pytest.raises(BadAmount, match="a gift"):
+    with pytest.raises(BadAmount, match=r"^a gift must"):
         await store.gifts.give(1, 2, 0)
     with pytest.raises(BadInput, match="the most rebuys is a whole number, not -1"):
         await store.gifts.sit_with_rebuy(table.id, 2, 10, most=-1, ante=10, high=100)
@@ -614,9 +614,9 @@ async def test_a_refused_gift_from_the_house_says_which_chat_menu_and_player(
     await store.users.ensure(2, "Boris", starting_chips=0)
     await store.db.write(lambda c: c.execute(
         "INSERT INTO users (id, name, created_at, updated_at) VALUES (-1000001, 'w', 0, 0)"))
-    with pytest.raises(BadInput, match="practice chips and real chips never mix"):
+    with pytest.raises(BadInput, match=r"^practice chips and real chips never mix$"):
         await store.gifts.give_from_house(CHAT, 1, -1000001, 5, allowance=100)
-    with pytest.raises(BadInput, match="practice chips are never given"):
+    with pytest.raises(BadInput, match=r"^practice chips are never given$"):
         await store.gifts.give(2, -1000001, 5)
     assert await store.gifts.give_from_house(CHAT, 1, 2, 60, allowance=100,
                                              menu=GiveMenu(CHAT, 5), daily=80) == 40
@@ -642,7 +642,7 @@ async def test_a_refused_gift_from_the_house_says_which_chat_menu_and_player(
 async def test_a_refused_gift_or_rebuy_names_the_player_and_the_chips(store: Store) -> None:
     await store.users.ensure(1, "Ana", starting_chips=100)
     await store.users.ensure(2, "Boris", starting_chips=0)
-    with pytest.raises(BadInput, match="a gift goes to someone else"):
+    with pytest.raises(BadInput, match=r"^a gift goes to someone else$"):
         await store.gifts.give(1, 1, 10)
     with pytest.raises(InsufficientChips, match="the balance of user 1") as short:
         await store.gifts.give(1, 2, 101)
@@ -651,9 +651,9 @@ async def test_a_refused_gift_or_rebuy_names_the_player_and_the_chips(store: Sto
         "INSERT INTO ledger (move, kind, account, user_id, delta, at) VALUES (?, ?, ?, ?, ?, 0)",
         [(90, "grant", "bank", 2, -(MAX_CHIPS - 10)), (90, "grant", "balance", 2,
                                                         MAX_CHIPS - 10)]))
-    with pytest.raises(BadAmount, match="the balance after it"):
+    with pytest.raises(BadAmount, match=r"^the balance after it must"):
         await store.gifts.give(1, 2, 11)
-    with pytest.raises(BadAmount, match="the balance after it"):
+    with pytest.raises(BadAmount, match=r"^the balance after it must"):
         await store.gifts.give_from_house(CHAT, 1, 2, 11, allowance=100)
     await store.gifts.give_from_house(CHAT, 2, 1, 50, allowance=100, daily=50)
     await store.users.ensure(3, "Vera", starting_chips=0)
