@@ -593,3 +593,31 @@ async def test_a_caller_cancelled_after_his_unit_ran_is_not_told_before_the_comm
             raise AssertionError("the cancelled caller was not told he was cancelled")
         assert on_disk == [1]
         await holder
+
+
+async def test_a_write_asked_for_while_the_database_closes_is_refused_as_closed(
+        db_path: Path) -> None:
+    """Closing waits for a read in flight; a write asked for meanwhile is not run on a
+    closed connection: its caller hears the database is closed, and nothing is written."""
+    db = await Database.open(db_path)
+    await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(conn: Conn) -> None:
+        inside.set()
+        await release.wait()
+
+    reading = asyncio.create_task(db.read(slow))
+    await inside.wait()
+    closing = asyncio.create_task(db.close())
+    for _ in range(5):
+        await asyncio.sleep(0)
+    writing = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    release.set()
+    await reading
+    await closing
+    with pytest.raises(StorageFailure, match="is closed"):
+        await writing
+    assert list(sqlite3.connect(db_path).execute("SELECT v FROM t")) == []
