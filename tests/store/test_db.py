@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -562,3 +563,61 @@ def test_the_statement_filter_leaves_only_the_names_of_calls_in_a_log_line() -> 
     assert line("no arguments at all", ()) == "no arguments at all"
     # Arguments by name are dropped and the text kept as it is, a "%" and all.
     assert line("100%% of %(what)s", {"what": secret}) == "100%% of %(what)s"
+
+
+async def test_a_caller_cancelled_after_his_unit_ran_is_not_told_before_the_commit(
+        db_path: Path) -> None:
+    """While his finished unit waits for the rest of its batch, a cancelled caller keeps
+    waiting; he hears of his cancellation only when his row is on disk."""
+    async with await Database.open(db_path) as db:
+        await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(conn: Conn) -> None:
+            inside.set()
+            await release.wait()
+
+        done = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+        holder = asyncio.create_task(db.write(hold))
+        await inside.wait()
+        done.cancel()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not done.done()  # the batch is not committed yet: he still waits
+        release.set()
+        try:
+            await done
+        except asyncio.CancelledError:
+            on_disk = [r[0] for r in sqlite3.connect(db_path).execute("SELECT v FROM t")]
+        else:
+            raise AssertionError("the cancelled caller was not told he was cancelled")
+        assert on_disk == [1]
+        await holder
+
+
+async def test_a_write_asked_for_while_the_database_closes_is_refused_as_closed(
+        db_path: Path) -> None:
+    """Closing waits for a read in flight; a write asked for meanwhile is not run on a
+    closed connection: its caller hears the database is closed, and nothing is written."""
+    db = await Database.open(db_path)
+    await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(conn: Conn) -> None:
+        inside.set()
+        await release.wait()
+
+    reading = asyncio.create_task(db.read(slow))
+    await inside.wait()
+    closing = asyncio.create_task(db.close())
+    for _ in range(5):
+        await asyncio.sleep(0)
+    writing = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    release.set()
+    await reading
+    await closing
+    with pytest.raises(StorageFailure, match="is closed"):
+        await writing
+    assert list(sqlite3.connect(db_path).execute("SELECT v FROM t")) == []
