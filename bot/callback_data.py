@@ -74,7 +74,8 @@ class BadCallbackData(ValueError):
         self.reason = reason
 
 
-def _to_base36(number: int) -> str:
+def to_base36(number: int) -> str:
+    """``number`` (0 or more) in base 36, lower case, as callback data writes numbers."""
     digits = []
     while True:
         number, digit = divmod(number, 36)
@@ -83,7 +84,8 @@ def _to_base36(number: int) -> str:
             return "".join(reversed(digits))
 
 
-def _from_base36(text: str, what: str, highest: int) -> int:
+def from_base36(text: str, what: str, highest: int) -> int:
+    """The number ``to_base36`` wrote, at most ``highest``; else `BadCallbackData`."""
     # int(text, 36) alone would take "+1", " 1", "1_0", "A" and non-ASCII digits
     if _NUMBER.fullmatch(text) is None:
         raise BadCallbackData(f"{what} is not a base-36 number")
@@ -125,13 +127,13 @@ class Press:
         """The callback data string for this press (at most 64 bytes)."""
         fields = [
             VERSION,
-            _to_base36(self.table),
-            _to_base36(self.hand),
-            _to_base36(self.seq),
+            to_base36(self.table),
+            to_base36(self.hand),
+            to_base36(self.seq),
             self.button.value,
         ]
         if self.amount is not None:
-            fields.append(_to_base36(self.amount))
+            fields.append(to_base36(self.amount))
         return ":".join(fields)
 
     @classmethod
@@ -163,11 +165,11 @@ class Press:
             raise BadCallbackData(
                 f"{button.value} {'needs' if button.takes_amount else 'takes no'} amount"
             )
-        amount = _from_base36(fields[5], "amount", MAX_AMOUNT) if len(fields) == 6 else None
+        amount = from_base36(fields[5], "amount", MAX_AMOUNT) if len(fields) == 6 else None
         return cls(
-            table=_from_base36(fields[1], "table", MAX_ID),
-            hand=_from_base36(fields[2], "hand", MAX_ID),
-            seq=_from_base36(fields[3], "seq", MAX_SEQ),
+            table=from_base36(fields[1], "table", MAX_ID),
+            hand=from_base36(fields[2], "hand", MAX_ID),
+            seq=from_base36(fields[3], "seq", MAX_SEQ),
             button=button,
             amount=amount,
         )

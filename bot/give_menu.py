@@ -24,7 +24,14 @@ from typing import Final
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callback_data import MAX_AMOUNT, MAX_BYTES, MAX_ID
+from bot.callback_data import (
+    MAX_AMOUNT,
+    MAX_BYTES,
+    MAX_ID,
+    BadCallbackData,
+    from_base36,
+    to_base36,
+)
 from bot.i18n import Translator
 
 PREFIX: Final = "g1:"
@@ -35,8 +42,6 @@ MOST_PLAYERS: Final = 12
 """Names a menu offers at most: a full table and a row of recent players."""
 PER_ROW: Final = 2
 _SIGNATURE_BYTES = 8
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-_NUMBER = re.compile(r"0|[1-9a-z][0-9a-z]{0,12}")
 _SIGNATURE = re.compile(r"[A-Za-z0-9_-]{11}")
 
 
@@ -44,19 +49,11 @@ class BadGiveData(ValueError):
     """Callback data this menu did not make, for this chat."""
 
 
-def _base36(number: int) -> str:
-    digits = []
-    while True:
-        number, digit = divmod(number, 36)
-        digits.append(_DIGITS[digit])
-        if not number:
-            return "".join(reversed(digits))
-
-
 def _number(text: str, highest: int) -> int:
-    if _NUMBER.fullmatch(text) is None or int(text, 36) > highest:
-        raise BadGiveData("not a number this menu writes")
-    return int(text, 36)
+    try:
+        return from_base36(text, "a menu's number", highest)
+    except BadCallbackData:
+        raise BadGiveData("not a number this menu writes") from None
 
 
 def _sign(secret: bytes, chat_id: int, body: str) -> str:
@@ -79,7 +76,7 @@ class GivePress:
                                (self.receiver, MAX_ID), (self.amount or 0, MAX_AMOUNT)):
             if type(value) is not int or not 0 <= value <= highest:
                 raise BadGiveData("a field out of range")
-        body = ":".join(_base36(v) for v in (self.giver, self.menu, self.receiver,
+        body = ":".join(to_base36(v) for v in (self.giver, self.menu, self.receiver,
                                              self.amount or 0))
         data = f"{PREFIX}{body}:{_sign(secret, chat_id, body)}"
         assert len(data.encode()) <= MAX_BYTES, data
