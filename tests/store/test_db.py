@@ -102,15 +102,26 @@ async def test_a_failing_unit_is_rolled_back_alone(db_path: Path) -> None:
         assert [r[0] for r in await db.fetchall("SELECT v FROM t ORDER BY v")] == [1, 2]
 
 
-async def _held(db: Database) -> tuple[asyncio.Task[None], asyncio.Event]:
-    """A table ``t``, and a unit that runs (holding the writer) until the event is set."""
-    await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+def holding(insert: int | None = None) -> tuple[Unit[str], asyncio.Event, asyncio.Event]:
+    """A unit that stays in its batch (holding the writer) until released: the unit, the
+    event it sets once inside, and the event that releases it. With ``insert``, it first
+    writes that value into table ``t``."""
     inside, release = asyncio.Event(), asyncio.Event()
 
-    async def hold(conn: Conn) -> None:
+    async def hold(conn: Conn) -> str:
+        if insert is not None:
+            await execute(conn, f"INSERT INTO t VALUES ({insert})")
         inside.set()
         await release.wait()
+        return "held"
 
+    return hold, inside, release
+
+
+async def _held(db: Database) -> tuple[asyncio.Task[str], asyncio.Event]:
+    """A table ``t``, and a unit that runs (holding the writer) until the event is set."""
+    await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
+    hold, inside, release = holding()
     holder = asyncio.create_task(db.write(hold))
     await inside.wait()
     return holder, release
@@ -302,12 +313,7 @@ async def test_a_caller_cancelled_after_the_writer_took_his_unit_does_not_commit
         db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
-        inside, release = asyncio.Event(), asyncio.Event()
-
-        async def hold(conn: Conn) -> None:
-            inside.set()
-            await release.wait()
-
+        hold, inside, release = holding()
         # Both go into one batch; the second waits in it while the first runs.
         holder = asyncio.create_task(db.write(hold))
         waiter = asyncio.create_task(db.write(
@@ -331,14 +337,7 @@ async def test_cancelling_the_writer_keeps_finished_units_and_cancels_no_caller(
         db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
-        inside, release = asyncio.Event(), asyncio.Event()
-
-        async def hold(conn: Conn) -> str:
-            await execute(conn, "INSERT INTO t VALUES (0)")
-            inside.set()
-            await release.wait()
-            return "held"
-
+        hold, inside, release = holding(insert=0)
         holder = asyncio.create_task(db.write(hold))
         beside = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
         await inside.wait()
@@ -363,12 +362,7 @@ async def test_a_caller_cancelled_after_his_unit_ran_hears_of_it_only_once_commi
         db_path: Path) -> None:
     async with await Database.open(db_path) as db:
         await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
-        inside, release = asyncio.Event(), asyncio.Event()
-
-        async def hold(conn: Conn) -> None:
-            inside.set()
-            await release.wait()
-
+        hold, inside, release = holding()
         done = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
         holder = asyncio.create_task(db.write(hold))
         await inside.wait()  # the insert ran; the batch waits for the holder
@@ -571,12 +565,7 @@ async def test_a_caller_cancelled_after_his_unit_ran_is_not_told_before_the_comm
     waiting; he hears of his cancellation only when his row is on disk."""
     async with await Database.open(db_path) as db:
         await db.write(lambda c: execute(c, "CREATE TABLE t (v INTEGER)"))
-        inside, release = asyncio.Event(), asyncio.Event()
-
-        async def hold(conn: Conn) -> None:
-            inside.set()
-            await release.wait()
-
+        hold, inside, release = holding()
         done = asyncio.create_task(db.write(lambda c: execute(c, "INSERT INTO t VALUES (1)")))
         holder = asyncio.create_task(db.write(hold))
         await inside.wait()
