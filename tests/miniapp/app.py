@@ -109,3 +109,16 @@ async def served(bed: Bed) -> AsyncIterator[Served]:
     finally:
         await runner.cleanup()
         await asyncio.sleep(0)
+
+
+async def audited(bed: Bed) -> AsyncIterator[Served]:
+    """``bed`` started with its Mini App served; stopped, audited and checked for leaked
+    cards at the end."""
+    await bed.start()
+    try:
+        async for found in served(bed):
+            yield found
+    finally:
+        await bed.stop()
+    await bed.audit()
+    await bed.assert_no_cards_leaked()

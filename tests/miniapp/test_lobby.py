@@ -11,7 +11,7 @@ import pytest
 from bot.miniapp.links import app_payload
 from bot.sandbox.harness import Sandbox
 from tests.e2e.bed import Bed
-from tests.miniapp.app import PUBLIC_URL, Served, Viewer, served
+from tests.miniapp.app import PUBLIC_URL, Served, Viewer, audited
 
 VERIFY = "https://svara.example/verify.html"
 
@@ -22,14 +22,8 @@ async def app(tg: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> AsyncIte
     bed = Bed(tg, tmp_path_factory.mktemp("db") / "svara.sqlite3", public_url=PUBLIC_URL,
               verify_url=VERIFY)
     bed.derive = True  # dealt as in production: each hand has its fairness proof
-    await bed.start()
-    try:
-        async for found in served(bed):
-            yield found
-    finally:
-        await bed.stop()
-    await bed.audit()
-    await bed.assert_no_cards_leaked()
+    async for found in audited(bed):
+        yield found
 
 
 def actions(v: Viewer) -> dict[str, str]:
