@@ -1,5 +1,5 @@
-"""Commands that remember: /history, /hand N with its fairness proof, /balance, /daily, /top,
-/stats.
+"""Commands that remember: /history, /hand N with its fairness proof, /seed, /balance,
+/daily, /settings and /nextgame (/top and /stats: `bot.stats`).
 
 Each handler answers bad input with one line and changes nothing; a command repeated
 faster than once a second by the same user is answered once (`Throttle`). The clock is
@@ -8,11 +8,6 @@ faster than once a second by the same user is answered once (`Throttle`). The cl
 
 from __future__ import annotations
 
-import asyncio
-import html
-import time
-from collections.abc import Callable, Coroutine
-from dataclasses import replace
 from typing import Any
 
 from telegram import Message, Update
@@ -21,99 +16,35 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
 
 from bot import errors, replies, settings_menu
-from bot.charts import chips_chart, group_chart
-from bot.games import Player
+from bot.dates import wait_text
 from bot.handling import (
     Context,
+    clock_of,
     command_parts,
+    in_group,
     is_admin,
-    player_of,
     popup,
     refuse_press,
+    remember_title,
     reply,
     run_command,
+    throttled,
 )
 from bot.i18n import Translator
+from bot.live import Player
 from bot.names import group_title, told_apart
-from bot.render import (
-    hand_text,
-    history_text,
-    leaderboard_text,
-    proof_texts,
-    rules_lines,
-    short_hash,
-    short_name,
-    statement_text,
-    stats_text,
-    wait_text,
-)
+from bot.render.history import hand_text, history_text, proof_texts, short_hash, statement_text
 from bot.store import BonusNotDue, StoreError
 from bot.store.fairness import SEED_LENGTH, valid_seed
-from bot.store.history import NetLine, PlayedHand
+from bot.store.history import PlayedHand
 from bot.store.next_game import NextGame
 from bot.store.statement import statement
-from bot.table_settings import one_setting_text, saved_note, settings_text
+from bot.table_settings import one_setting_text, rules_lines, saved_note, settings_text
 from engine import seed_hash
 
 DAILY_BONUS = 200
 """The daily bonus when the settings do not say (``SVARA_DAILY_BONUS``)."""
-REPEAT_SECONDS = 1.0
 HISTORY_LENGTH = 10
-TOP_LENGTH = 10
-GROUP_DAYS = 30
-"""The window of /stats group."""
-REGULAR_HANDS = 3
-"""A regular has played this many hands in the window; the chart draws only regulars
-(everyone, while nobody is one yet)."""
-GROUP_LINES = 8
-"""At most this many lines (the players with the most hands): more do not read on a phone."""
-
-Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
-
-
-def clock_of(context: Context) -> float:
-    clock = context.bot_data.get("clock", time.time)
-    return float(clock())
-
-
-class Throttle:
-    """Per user and command with its arguments: at most one answer a second (the same
-    command with other arguments is another request, answered too)."""
-
-    def __init__(self) -> None:
-        self._last: dict[tuple[int, str], float] = {}
-
-    def allow(self, user_id: int, command: str, now: float) -> bool:
-        last = self._last.get((user_id, command))
-        if last is not None and 0 <= now - last < REPEAT_SECONDS:
-            return False
-        self._last[(user_id, command)] = now
-        if len(self._last) > 10_000:
-            self._last = {k: v for k, v in self._last.items() if now - v < REPEAT_SECONDS}
-        return True
-
-
-def throttled(name: str, handler: Handler) -> Handler:
-    async def run(update: Update, context: Context) -> None:
-        user = update.effective_user
-        if user is None or update.effective_message is None:
-            return
-        throttle = context.bot_data.setdefault("throttle", Throttle())
-        asked = " ".join([name, *(context.args or [])])
-        if throttle.allow(user.id, asked, clock_of(context)):
-            await handler(update, context)
-
-    return run
-
-
-def _in_group(message: Message) -> bool:
-    return message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
-
-
-async def _remember_title(context: Context, message: Message) -> None:
-    """Keep the group's name, so statements can say where chips are."""
-    if _in_group(message) and message.chat.title:
-        await context.services.store.history.set_title(message.chat_id, message.chat.title)
 
 
 # --------------------------------------------------------------------- history
@@ -128,8 +59,8 @@ async def on_history(update: Update, context: Context) -> None:
     message, _, tr = command_parts(update, context)
 
     async def work() -> None:
-        await _remember_title(context, message)
-        if not _in_group(message):
+        await remember_title(context, message)
+        if not in_group(message):
             await reply(context, message, tr.gettext(replies.HISTORY_IN_GROUP))
             return
         if context.args:
@@ -161,8 +92,8 @@ async def on_hand(update: Update, context: Context) -> None:
     message, _, tr = command_parts(update, context)
 
     async def work() -> None:
-        await _remember_title(context, message)
-        if not _in_group(message):
+        await remember_title(context, message)
+        if not in_group(message):
             await reply(context, message, tr.gettext(replies.HAND_IN_GROUP))
             return
         args = context.args or []
@@ -217,7 +148,7 @@ async def on_balance(update: Update, context: Context) -> None:
     message, who, tr = command_parts(update, context)
 
     async def work() -> None:
-        await _remember_title(context, message)
+        await remember_title(context, message)
         services = context.services
         await services.games.player(who)
         found = await statement(services.store.db, who.id)
@@ -234,7 +165,7 @@ async def on_balance(update: Update, context: Context) -> None:
 async def _note_title(update: Update, context: Context) -> None:
     """Every update from a group keeps its name fresh (one read per new name)."""
     message = update.effective_message
-    if message is None or not _in_group(message) or not message.chat.title:
+    if message is None or not in_group(message) or not message.chat.title:
         return
     known: dict[int, str] = context.bot_data.setdefault("titles", {})
     if known.get(message.chat_id) == message.chat.title:
@@ -250,7 +181,7 @@ async def on_daily(update: Update, context: Context) -> None:
     message, who, tr = command_parts(update, context)
 
     async def work() -> None:
-        await _remember_title(context, message)
+        await remember_title(context, message)
         if context.args:
             await reply(context, message, tr.gettext(replies.DAILY_NO_ARGUMENTS))
             return
@@ -272,112 +203,6 @@ async def on_daily(update: Update, context: Context) -> None:
     await run_command(message, tr, work(), context)
 
 
-# --------------------------------------------------------------------- stats
-
-
-async def on_top(update: Update, context: Context) -> None:
-    message, who, tr = command_parts(update, context)
-
-    async def work() -> None:
-        await _remember_title(context, message)
-        args = context.args or []
-        everywhere = args == ["all"]
-        if args and not everywhere:
-            await reply(context, message, tr.gettext(replies.TOP_USAGE))
-            return
-        if not everywhere and not _in_group(message):
-            await reply(context, message, tr.gettext(replies.TOP_IN_GROUP))
-            return
-        history = context.services.store.history
-        board, mine = await history.leaderboard(None if everywhere else message.chat_id,
-                                                who.id, TOP_LENGTH)
-        if not board:
-            await reply(context, message, tr.gettext(replies.NO_HAND_YET))
-            return
-        shown = told_apart({s.user_id: s.name for s in (*board, *([mine] if mine else []))})
-        board = [replace(s, name=shown[s.user_id]) for s in board]
-        mine = None if mine is None else replace(mine, name=shown[mine.user_id])
-        await reply(context, message, leaderboard_text(tr, board, mine, everywhere=everywhere))
-
-    await run_command(message, tr, work(), context)
-
-
-async def on_stats(update: Update, context: Context) -> None:
-    message, who, tr = command_parts(update, context)
-
-    async def work() -> None:
-        await _remember_title(context, message)
-        if context.args == ["group"]:
-            await _group_stats(context, message, tr)
-            return
-        if context.args:
-            await reply(context, message, tr.gettext(replies.STATS_USAGE))
-            return
-        target = player_of(message.from_user) if message.from_user else who
-        replied = message.reply_to_message
-        if replied is not None and not (replied.is_topic_message
-                                        and replied.message_id == message.message_thread_id):
-            if replied.from_user is None or replied.from_user.is_bot:
-                await reply(context, message, tr.gettext(replies.STATS_NOT_THE_BOT))
-                return
-            target = player_of(replied.from_user)
-        chat_id = message.chat_id if _in_group(message) else None
-        history = context.services.store.history
-        stats = await history.player(target.id, chat_id)
-        if stats.played == 0:
-            await reply(context, message, tr.format(replies.NOT_PLAYED,
-                                                     name=target.name))
-            return
-        await reply(context, message, stats_text(tr, target.name, stats))
-        series = await history.chips_over_time(target.id, chat_id)
-        title = group_title(message.chat.title)
-        place = title if chat_id is not None and title else tr.gettext(replies.EVERY_CHAT)
-        png = await asyncio.to_thread(chips_chart, series, str(target.name), str(place),
-                                      tr.gettext(replies.NET_CHIPS), language=tr.language)
-        await _send_photo(context, message, png)
-
-    await run_command(message, tr, work(), context)
-
-
-def regulars(nets: list[NetLine]) -> list[NetLine]:
-    """The lines /stats group draws: players with `REGULAR_HANDS` hands or more (everyone
-    while nobody has that many), at most `GROUP_LINES`, the most hands first."""
-    chosen = [n for n in nets if len(n.series) >= REGULAR_HANDS] or nets
-    return sorted(chosen, key=lambda n: -len(n.series))[:GROUP_LINES]
-
-
-async def _group_stats(context: Context, message: Message, tr: Translator) -> None:
-    """/stats group: each regular's net in this chat over the last 30 days, as a chart."""
-    if not _in_group(message):
-        await reply(context, message, tr.gettext("/stats group works in a group."))
-        return
-    since = int(clock_of(context)) - GROUP_DAYS * 24 * 3600
-    nets = await context.services.store.history.chat_nets(message.chat_id, since)
-    if not nets:
-        await reply(context, message, tr.format(
-            "No hand has been played here in the last {days} days.", days=GROUP_DAYS))
-        return
-    chosen = regulars(nets)
-    shown = told_apart({n.user_id: n.name for n in chosen})
-    lines = [(short_name(shown[n.user_id]), n.series) for n in chosen]
-    # The chart is plain text: the chat's title as it is, translations without HTML escapes.
-    place = group_title(message.chat.title) or html.unescape(tr.gettext("this chat"))
-    label = html.unescape(tr.format("Net chips, last {days} days", days=GROUP_DAYS))
-    png = await asyncio.to_thread(group_chart, lines, place, label, language=tr.language)
-    await _send_photo(context, message, png)
-
-
-async def _send_photo(context: Context, message: Message, png: bytes) -> None:
-    if message.chat.type != ChatType.PRIVATE:
-        from bot.pacing import URGENT
-
-        await context.services.outbox.pace.slot(message.chat_id, URGENT)
-    try:
-        await message.reply_photo(png, parse_mode=ParseMode.HTML)
-    except TelegramError:
-        return
-
-
 # --------------------------------------------------------------------- settings
 
 
@@ -386,7 +211,7 @@ async def on_settings(update: Update, context: Context) -> None:
     message, who, tr = command_parts(update, context)
 
     async def work() -> None:
-        if context.args or not _in_group(message) or not await is_admin(
+        if context.args or not in_group(message) or not await is_admin(
                 context, message.chat_id, who.id):
             await _settings_as_text(context, message, who, tr)
             return
@@ -468,8 +293,8 @@ async def on_nextgame(update: Update, context: Context) -> None:
     message, who, tr = command_parts(update, context)
 
     async def work() -> None:
-        await _remember_title(context, message)
-        if not _in_group(message):
+        await remember_title(context, message)
+        if not in_group(message):
             await reply(context, message, tr.gettext(replies.NEXTGAME_IN_GROUP))
             return
         args = context.args or []
@@ -498,7 +323,7 @@ async def on_nextgame(update: Update, context: Context) -> None:
 async def after_newgame(update: Update, context: Context) -> None:
     """After /newgame: if a table opened, tell those waiting for it, once."""
     message = update.effective_message
-    if message is None or not _in_group(message):
+    if message is None or not in_group(message):
         return
     services = context.services
     live = services.games.at(message.chat_id, message.message_thread_id
@@ -533,6 +358,5 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(on_settings_press, pattern=settings_menu.PATTERN))
     for name, handler in (("history", on_history), ("hand", on_hand), ("seed", on_seed),
                           ("daily", on_daily),
-                          ("balance", on_balance), ("nextgame", on_nextgame),
-                          ("top", on_top), ("stats", on_stats)):
+                          ("balance", on_balance), ("nextgame", on_nextgame)):
         app.add_handler(CommandHandler(name, throttled(name, handler)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from bot.dates import wait_text  # the duration in words, as /daily says it
 from bot.i18n import N_, Html, Translator
 from bot.store import errors as store_errors
 from bot.store.errors import StorageFailure, StoreError
@@ -90,7 +91,6 @@ def ways_back(tr: Translator, daily_in: int) -> str:
     the daily bonus now or when it comes."""
     if daily_in <= 0:
         return tr.gettext(WAYS_NOW)
-    from bot.render import wait_text  # the duration in words, as /daily says it
     return tr.format(WAYS_LATER, wait=wait_text(tr, daily_in))
 
 

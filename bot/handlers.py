@@ -14,7 +14,6 @@ from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 
 from bot import errors, replies
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import CLOSED_NOW, Live, Player
 from bot.handling import (
     JOIN_PAYLOAD,
     Context,
@@ -33,7 +32,9 @@ from bot.handling import (
     user_tr,
 )
 from bot.i18n import Translator
-from bot.render import CLOSING_AFTER_HAND, cards_popup, press_toast
+from bot.live import CLOSED_NOW, Live, Player
+from bot.render.cards import cards_popup, press_toast
+from bot.render.table import CLOSING_AFTER_HAND
 from bot.seats import sat_with_rebuy
 from bot.store import TableStatus
 from bot.texts import help_text, rules_text, welcome_text

@@ -23,7 +23,8 @@ import base64
 import hashlib
 import hmac
 import logging
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,15 +36,16 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext, ExtBot
 
 from bot import errors, replies
 from bot.flood import CommandGuard
-from bot.games import Games, Live, Player
+from bot.games import Games
 from bot.i18n import Translations, Translator
 from bot.languages import Languages
+from bot.live import Live, Player
 from bot.names import display_name
 from bot.outbox import TelegramOutbox
 from bot.store import StorageFailure, Store, StoreError
@@ -224,3 +226,57 @@ async def bet(games: Games, live: Live, who: Player, args: list[str] | None) -> 
     if live.hand is None:
         raise errors.NoHand()
     await games.press(live, who, Action(Act.RAISE, 0, amount), hand_id=live.hand_id, seq=None)
+
+
+# --------------------------------------------------------------------- repeats
+
+
+REPEAT_SECONDS = 1.0
+
+
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+
+
+def clock_of(context: Context) -> float:
+    clock = context.bot_data.get("clock", time.time)
+    return float(clock())
+
+
+class Throttle:
+    """Per user and command with its arguments: at most one answer a second (the same
+    command with other arguments is another request, answered too)."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[int, str], float] = {}
+
+    def allow(self, user_id: int, command: str, now: float) -> bool:
+        last = self._last.get((user_id, command))
+        if last is not None and 0 <= now - last < REPEAT_SECONDS:
+            return False
+        self._last[(user_id, command)] = now
+        if len(self._last) > 10_000:
+            self._last = {k: v for k, v in self._last.items() if now - v < REPEAT_SECONDS}
+        return True
+
+
+def throttled(name: str, handler: Handler) -> Handler:
+    async def run(update: Update, context: Context) -> None:
+        user = update.effective_user
+        if user is None or update.effective_message is None:
+            return
+        throttle = context.bot_data.setdefault("throttle", Throttle())
+        asked = " ".join([name, *(context.args or [])])
+        if throttle.allow(user.id, asked, clock_of(context)):
+            await handler(update, context)
+
+    return run
+
+
+def in_group(message: Message) -> bool:
+    return message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def remember_title(context: Context, message: Message) -> None:
+    """Keep the group's name, so statements can say where chips are."""
+    if in_group(message) and message.chat.title:
+        await context.services.store.history.set_title(message.chat_id, message.chat.title)

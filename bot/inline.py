@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 
 from bot.handling import Context
 from bot.i18n import N_, Html, Translator
-from bot.render import explain
+from bot.render.cards import explain
 from engine import BadCardText, Card, ScoringRules, format_hand, parse_hand, score
 
 log = logging.getLogger(__name__)

@@ -18,8 +18,8 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot import errors, replies
-from bot.games import Live
 from bot.handling import Services
+from bot.live import Live
 from bot.store import InsufficientChips, StoreError
 from bot.store.errors import HouseDayLimit, NoRebuyLeft
 from bot.store.gifts import Queued

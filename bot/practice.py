@@ -27,7 +27,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Job, filters
 
 from bot import errors, replies
-from bot.games import Games, Live, Player
+from bot.games import Games
 from bot.handling import (
     Context,
     Services,
@@ -40,6 +40,7 @@ from bot.handling import (
     run_command,
 )
 from bot.i18n import N_, Translations, Translator
+from bot.live import Live, Player
 from bot.pacing import URGENT
 from bot.store import TableStatus
 from bot.store.errors import TableExists

@@ -17,7 +17,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import choose_language, commands, handlers, inline, practice, replies, seats
+from bot import choose_language, commands, handlers, inline, practice, replies, seats, stats
 from bot import languages as language_menu
 from bot.callback_data import PATTERN
 from bot.flood import QUIET, Verdict
@@ -47,6 +47,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                                          pattern=language_menu.PATTERN))
     app.add_handler(ChatMemberHandler(handlers.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     commands.register(app)
+    stats.register(app)
     app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(handlers.on_unknown_press))
     app.add_handler(InlineQueryHandler(inline.on_inline_query))

@@ -28,7 +28,6 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import errors, replies
-from bot.games import Live, Player
 from bot.give_menu import (
     MOST_PLAYERS,
     PATTERN,
@@ -52,9 +51,10 @@ from bot.handling import (
     user_tr,
 )
 from bot.i18n import Translator
+from bot.live import Live, Player
 from bot.names import display_name, told_apart
 from bot.pacing import URGENT
-from bot.render import short_name
+from bot.render.views import short_name
 from bot.store import InsufficientChips, UnknownUser
 from bot.store.errors import AllowanceSpent, BadInput, MenuUsed
 from bot.store.gifts import GiveMenu

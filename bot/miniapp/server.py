@@ -49,7 +49,7 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import TelegramError
 
-from bot import errors, render, replies
+from bot import errors, replies
 from bot import proof as proofs
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Games, Live, Outbox, Player
@@ -71,7 +71,9 @@ from bot.miniapp.state import (
     view_for,
 )
 from bot.names import display_name
-from bot.render import WEB_APP, PrivateHand
+from bot.render.messages import WEB_APP
+from bot.render.table import outcome_lines
+from bot.render.views import PrivateHand
 from bot.store import TableStatus
 from engine import Act, Action
 
@@ -522,7 +524,7 @@ class MiniApp:
         view = snap.view
         title = plain(tr.format("🃏 <b>Svara</b> · hand {n} is over", n=view.hand_no))
         lines = [tr.format("🃏 <b>Svara</b> · hand {n} is over", n=view.hand_no), "",
-                 *render._outcome_lines(view, tr, outcome)]
+                 *outcome_lines(view, tr, outcome)]
         url = await self._proof(snap)
         if url:
             words = html.escape(tr.gettext("Check this hand in your browser"))

@@ -15,11 +15,19 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot import render
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Live
 from bot.i18n import N_, Translator
-from bot.render import TableView, render_table
+from bot.render.cards import outcome_of
+from bot.render.table import (
+    earlier_showdown,
+    last_actions,
+    outcome_lines,
+    render_table,
+    seat_status,
+    turn_prompt,
+)
+from bot.render.views import Outcome, TableView, short_name
 from bot.store import TableStatus
 from bot.table_settings import rules_lines
 from engine import Card, Phase, score
@@ -94,7 +102,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
     if hand is not None:
         for i, s in enumerate(hand.seats):
             seat = {
-                "name": render.short_name(view.names.get(s.player, "?")),
+                "name": short_name(view.names.get(s.player, "?")),
                 "stack": s.stack, "bet": s.committed, "me": s.player == viewer,
                 "dealer": i == hand.dealer,
                 "acting": i == hand.to_act or i in hand.pending,
@@ -102,7 +110,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
                 # Face down: dealt and still in (the cards themselves never leave here).
                 "backs": 3 if s.in_round and not s.folded and s.cards else 0,
                 # What the table message says of the seat, less the stack shown above it.
-                "status": " · ".join(plain(render._status(view, tr, hand, i))
+                "status": " · ".join(plain(seat_status(view, tr, hand, i))
                                      .split(" · ")[1:]),
             }
             if s.player in shown:
@@ -117,7 +125,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
                       "turn": i == hand.to_act or i in hand.pending}
     else:
         for seat_view in view.seats:
-            seat = {"name": render.short_name(seat_view.name), "stack": seat_view.stack,
+            seat = {"name": short_name(seat_view.name), "stack": seat_view.stack,
                     "bet": 0, "me": seat_view.player == viewer, "dealer": False,
                     "acting": False, "in": True, "backs": 0,
                     "status": tr.gettext("away") if seat_view.sitting_out else ""}
@@ -129,14 +137,14 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
     prompt = ""
     results: list[str] = []
     if hand is not None:
-        log = plain(render._last_actions(view, tr, hand))
+        log = plain(last_actions(view, tr, hand))
         # The page counts the deadline down itself: no time left frozen in the prompt.
-        prompt = plain(render._prompt(replace(view, wait_seconds=None), tr, hand))
-        results = [plain(line) for line in render._earlier_showdown(view, tr, hand)]
+        prompt = plain(turn_prompt(replace(view, wait_seconds=None), tr, hand))
+        results = [plain(line) for line in earlier_showdown(view, tr, hand)]
     elif view.outcome is not None:
         # Not the "/hand N" line: the page cannot send a command; it links the proof.
         command = tr.format("🔐 fairness: /hand {n}", n=view.hand_no)
-        results = [plain(line) for line in render._outcome_lines(view, tr, view.outcome)
+        results = [plain(line) for line in outcome_lines(view, tr, view.outcome)
                    if line != command]
     return {
         "rev": snap.rev,
@@ -191,14 +199,14 @@ def _lobby(snap: Snapshot, viewer: int, tr: Translator) -> dict[str, Any]:
         "rules": [plain(line) for line in rules_lines(tr, settings)],
         "heading": plain(tr.format("Players ({count}/{seats}):", count=len(view.seats),
                                    seats=settings.max_seats)),
-        "players": [{"name": render.short_name(s.name), "stack": s.stack,
+        "players": [{"name": short_name(s.name), "stack": s.stack,
                      "me": s.player == viewer, "away": s.sitting_out} for s in view.seats],
         "actions": actions,
         "creator": snap.creator == viewer,
     }
 
 
-def _svara_showdown(hand: Any) -> render.Outcome | None:
+def _svara_showdown(hand: Any) -> Outcome | None:
     """During a svara: the showdown of the tie that opened it (shown in the group too)."""
     shown_at = [i for i, e in enumerate(hand.events) if isinstance(e, Shown)]
     if not shown_at:
@@ -206,7 +214,7 @@ def _svara_showdown(hand: Any) -> render.Outcome | None:
     first = shown_at[-1]
     while first > 0 and isinstance(hand.events[first - 1], Shown):
         first -= 1
-    return render.outcome_of(hand, since=first, decks=False)
+    return outcome_of(hand, since=first, decks=False)
 
 
 def _buttons(snap: Snapshot, rows: tuple[tuple[tuple[str, str], ...], ...], viewer: int,

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Live
 from bot.handling import Services
+from bot.live import Live
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from bot.store import TableStatus

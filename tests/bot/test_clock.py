@@ -24,7 +24,7 @@ from bot.clock import (
     WaitKind,
     Want,
 )
-from bot.games import Live
+from bot.live import Live
 from bot.table_settings import TableSettings
 from engine.table import Table
 

@@ -13,8 +13,9 @@ import pytest
 
 from bot import errors
 from bot.clock import WaitKind
-from bot.games import Games, Live, Player
+from bot.games import Games
 from bot.i18n import Translations
+from bot.live import Live, Player
 from bot.store import StorageFailure, Store, TableStatus
 from bot.store import errors as store_errors
 from bot.table_settings import TableSettings

@@ -10,8 +10,9 @@ import pytest
 
 from bot import errors
 from bot.clock import Ring, WaitKind
-from bot.games import Games, Live, Player
-from bot.render import PrivateHand, SeatView
+from bot.games import Games
+from bot.live import Live, Player
+from bot.render.views import PrivateHand, SeatView
 from bot.store import Store, TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Action

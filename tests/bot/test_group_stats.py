@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands import GROUP_LINES, REGULAR_HANDS, regulars
+from bot.stats import GROUP_LINES, REGULAR_HANDS, regulars
 from bot.store.history import NetLine
 
 

@@ -66,7 +66,7 @@ def test_b_group_titles_lose_invisible_characters() -> None:
 
 def test_b_reminders_show_the_group_title_cleaned() -> None:
     from bot.i18n import Translations
-    from bot.render import nudge_text
+    from bot.render.cards import nudge_text
     from engine import Hand, Rules, SeatIn
 
     hand = Hand.start(Rules(), [SeatIn(1, 500), SeatIn(2, 500)], 0, b"nudge")

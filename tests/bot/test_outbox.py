@@ -11,8 +11,9 @@ from typing import Any
 from telegram.error import BadRequest
 
 from bot.app import rate_limiter
-from bot.games import Games, Live
+from bot.games import Games
 from bot.i18n import Translations
+from bot.live import Live
 from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
 from bot.store import StorageFailure, Store

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from bot.i18n import Translations
 from bot.practice import computer_name
-from bot.render import (
-    Results,
-    SeatView,
-    TableView,
-    explain,
-    nudge_text,
-    render_table,
-    results_text,
-    table_link,
-)
+from bot.render.cards import explain, nudge_text
+from bot.render.messages import results_text, table_link
+from bot.render.table import render_table
+from bot.render.views import Results, SeatView, TableView
 from bot.store import TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Action, Hand, Rules, ScoringRules, SeatIn

@@ -14,14 +14,9 @@ from bot import errors
 from bot.callback_data import Press
 from bot.i18n import LOCALES_DIR, Translations, Translator, read_catalog
 from bot.i18n.catalogs import LANGUAGES, TEMPLATE_NAME, catalogues, problems
-from bot.render import (
-    SeatView,
-    TableView,
-    cards_popup,
-    outcome_of,
-    press_toast,
-    render_table,
-)
+from bot.render.cards import cards_popup, outcome_of, press_toast
+from bot.render.table import render_table
+from bot.render.views import SeatView, TableView
 from bot.sandbox.errors import ApiError
 from bot.sandbox.text import parse_html
 from bot.store import TableStatus

@@ -7,7 +7,8 @@ from bot import replies
 from bot.i18n import Translations
 from bot.i18n.catalogs import LANGUAGES, native_name
 from bot.inline import offer_for
-from bot.render import explain, render_table
+from bot.render.cards import explain
+from bot.render.table import render_table
 from bot.table_settings import TableSettings, rules_lines
 from bot.texts import rules_text
 from engine import Act, Action, Hand, Rules, ScoringRules, SeatIn, parse_hand, score

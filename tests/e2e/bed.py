@@ -15,9 +15,10 @@ from pydantic import SecretStr
 
 from bot.app import build_application, rate_limiter, table_defaults
 from bot.flood import CommandGuard
-from bot.games import Games, Live
+from bot.games import Games
 from bot.handling import Services
 from bot.http import AiohttpRequest
+from bot.live import Live
 from bot.pacing import PER_MINUTE
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord, MessageRecord

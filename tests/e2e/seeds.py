@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from bot.games import Live
+from bot.live import Live
 from engine import Card, Hand, score, shuffled_deck
 from engine.table import Table
 

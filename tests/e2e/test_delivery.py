@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import outbox
 from bot.outbox import SEND_TRIES
+from bot.outbox import group as outbox_group
 from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -150,7 +150,7 @@ async def end_the_table_losing_its_results(bed: Bed) -> tuple[ChatRecord, int]:
 
 async def test_a_results_message_lost_after_every_try_is_sent_again_while_the_bot_runs(
         bed: Bed, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(outbox, "RESULTS_AGAIN", 0.2)
+    monkeypatch.setattr(outbox_group, "RESULTS_AGAIN", 0.2)
     group, _ = await end_the_table_losing_its_results(bed)
     await bed.tg.world.wait_for(lambda: bool(results_in(group)), timeout=20)
     await bed.idle()
@@ -160,7 +160,7 @@ async def test_a_results_message_lost_after_every_try_is_sent_again_while_the_bo
 
 async def test_a_results_message_lost_and_waiting_to_be_sent_again_arrives_after_a_restart(
         bed: Bed, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(outbox, "RESULTS_AGAIN", 600.0)
+    monkeypatch.setattr(outbox_group, "RESULTS_AGAIN", 600.0)
     group, table_id = await end_the_table_losing_its_results(bed)
     assert not results_in(group)
     assert [t.id for t in await bed.store.tables.results_due()] == [table_id]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.games import Live
+from bot.live import Live
 from bot.sandbox import Fault
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player

@@ -4,7 +4,7 @@ the screen moves, superseded screens are never sent, and a group never sees a 42
 from __future__ import annotations
 
 from bot.callback_data import Button, Press
-from bot.games import Live
+from bot.live import Live
 from bot.sandbox.limits import FloodMode
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player

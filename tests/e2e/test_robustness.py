@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from bot.callback_data import Button, Press
-from bot.games import Live
+from bot.live import Live
 from bot.sandbox import Fault, MessageRecord, Player
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games import Live
+from bot.live import Live
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
 from engine import Phase, format_hand

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games import Live
+from bot.live import Live
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from bot.table_settings import TableSettings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.games import Live
+from bot.live import Live
 from bot.sandbox import Player
 from bot.sandbox.models import ChatRecord
 from tests.e2e.bed import Bed

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.games import Live
+from bot.live import Live
 from bot.miniapp.links import app_payload
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player

@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import Translations
-from bot.render import Results, results_text, statement_text
+from bot.render.history import statement_text
+from bot.render.messages import results_text
+from bot.render.views import Results
 from bot.sandbox.text import parse_html
 from bot.store import Store, Table
 from bot.store.errors import StoreError

@@ -1,0 +1,129 @@
+"""The group itself: what the bot knows of it, its pinned table message, and the results
+message of a closed table (sent again until it arrives)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import partial
+
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+
+from bot.live import Live
+from bot.outbox.base import RESULTS_AGAIN, RESULTS_AGAIN_MAX, ChatInfo, Delivery, OutboxBase
+from bot.pacing import EDIT
+from bot.render.messages import results_text
+
+log = logging.getLogger(__name__)
+
+
+class GroupChat(OutboxBase):
+    """What the outbox knows of a group, its pins and the results message of a closed table."""
+
+    def know(self, chat_id: int, chat_type: str, title: str | None,
+             username: str | None) -> None:
+        """Remember a group as an update showed it (its name for card messages and nudges)."""
+        if chat_type in ("group", "supergroup"):
+            self._chats[chat_id] = ChatInfo(chat_type, title or "", username)
+
+    async def chat_info(self, chat_id: int) -> ChatInfo | None:
+        """The group as last seen, or asked of Telegram once (after a restart)."""
+        info = self._chats.get(chat_id)
+        if info is not None:
+            return info
+        try:
+            chat = await self.app.bot.get_chat(chat_id)
+        except TelegramError as err:
+            log.info("could not look up chat %s: %s", chat_id, err)
+            return None
+        self.know(chat_id, chat.type, chat.title, chat.username)
+        return self._chats.get(chat_id)
+
+    async def group_message(self, chat_id: int, thread_id: int | None, text: str) -> bool:
+        """A new message in a group, through the group's pace, ahead of edits."""
+        how = await self._deliver("group message", chat_id, partial(
+            self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML,
+            message_thread_id=thread_id, disable_web_page_preview=True), paced=True)
+        return how is Delivery.SENT
+
+    async def _may_pin_in(self, chat_id: int) -> bool:
+        known = self._may_pin.get(chat_id)
+        if known is not None:
+            return known
+        try:
+            me = await self.app.bot.get_chat_member(chat_id, self.app.bot.id)
+        except TelegramError:
+            return False
+        may = bool(getattr(me, "can_pin_messages", False)) or me.status == "creator"
+        self._may_pin[chat_id] = may
+        return may
+
+    def _pin_soon(self, live: Live, message_id: int) -> None:
+        """Pin in the background; not once the bot is stopping (a message sent as it stops
+        is pinned by the first edit after the restart)."""
+        if not self._stopping and self.app.running:
+            self._background(self._pin(live, message_id))
+
+    async def _pin(self, live: Live, message_id: int) -> None:
+        """Pin the table message from the moment it is posted until the table closes, where
+        the bot may pin. Pinned in the lobby, while the group's minute has room, the pin
+        never takes the slot of a turn's screen once the game runs."""
+        if self._pinned.get(live.id) == message_id or not await self._may_pin_in(live.chat_id):
+            return
+        self._pinned[live.id] = message_id
+        await self.pace.slot(live.chat_id, EDIT)
+        try:
+            await self.app.bot.pin_chat_message(live.chat_id, message_id,
+                                                disable_notification=True)
+        except TelegramError as err:
+            log.info("table %s: could not pin its message: %s", live.id, err)
+            self._may_pin[live.chat_id] = False
+            self._pinned.pop(live.id, None)
+
+    async def _unpin(self, live: Live, message_id: int | None = None) -> None:
+        """Unpin `message_id`, or the message pinned for the table now."""
+        if message_id is None:
+            message_id = self._pinned.pop(live.id, None)
+        if message_id is None:
+            return
+        await self.pace.slot(live.chat_id, EDIT)
+        try:
+            await self.app.bot.unpin_chat_message(live.chat_id, message_id)
+        except TelegramError as err:
+            log.info("table %s: could not unpin its message: %s", live.id, err)
+
+    async def _after_close(self, live: Live) -> None:
+        """A table closed: its results message (if a hand was played), and no pin left."""
+        self._cards.pop(live.id, None)
+        self._reminders.pop(live.id, None)
+        await self._unpin(live)
+        await self._send_results(live)
+
+    def results_again(self, live: Live) -> None:
+        """After a restart: a closed table's results message that had not arrived."""
+        self._background(self._send_results(live))
+
+    async def _send_results(self, live: Live) -> None:
+        """The results message; once it has reached the chat, or the chat refused it for
+        good, the store is told (until then it is due, and a restart sends it again). One
+        lost through every try is sent again later while the bot runs."""
+        if live.results is None:
+            return
+        results, names = live.results
+        tr = self.translations.get(live.language)
+        send = partial(
+            self.app.bot.send_message, live.chat_id, results_text(tr, names, results),
+            parse_mode=ParseMode.HTML, message_thread_id=live.thread_id,
+            disable_web_page_preview=True)
+        pause = RESULTS_AGAIN
+        while await self._deliver("results message", live.chat_id, send,
+                                  paced=True) is Delivery.LOST:
+            if self._stopping:
+                return  # still due: the next start sends it
+            log.warning("table %s: its results message is sent again in %.0f s", live.id,
+                        pause)
+            await asyncio.sleep(pause)  # a stop cancels it here, still due
+            pause = min(RESULTS_AGAIN_MAX, pause * 2)
+        if self.told is not None:
+            await self.told.results_sent(live)
