@@ -24,7 +24,6 @@ from engine.state import Phase, SeatIn, SeatState
 class HandState:
     """A hand's state at one moment, and what can be read from it without changing it."""
 
-
     rules: Rules
     seed: bytes
     dealer: int
