@@ -1,8 +1,9 @@
-"""What a player may do now, and why an action is refused (the queries behind `Hand`)."""
+"""What a player may do now, and why an action is refused (the queries behind `Hand`).
+
+They read a `HandState` and change nothing; `engine.hand` asks them before every action.
+"""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from engine.actions import Act, Action
 from engine.errors import (
@@ -15,14 +16,12 @@ from engine.errors import (
     NotYourTurn,
     WrongPhase,
 )
+from engine.hand_state import HandState
 from engine.rules import MAX_CHIPS, Limit
 from engine.state import Legal, Phase, SeatState
 
-if TYPE_CHECKING:
-    from engine.hand import Hand
 
-
-def legal_moves(hand: Hand, seat: int | None = None) -> Legal | None:
+def legal_moves(hand: HandState, seat: int | None = None) -> Legal | None:
     """What `seat` (default: the player to act) may do now, or None."""
     if seat is None:
         seat = hand.to_act
@@ -58,7 +57,7 @@ def legal_moves(hand: Hand, seat: int | None = None) -> Legal | None:
     )
 
 
-def raise_cap(hand: Hand, me: SeatState) -> int:
+def raise_cap(hand: HandState, me: SeatState) -> int:
     level = hand.level
     if hand.rules.limit is Limit.POT_LIMIT:
         return level + hand.round_pot + (level - me.committed)
@@ -68,7 +67,7 @@ def raise_cap(hand: Hand, me: SeatState) -> int:
     return MAX_CHIPS
 
 
-def blind_range(hand: Hand, me: SeatState) -> tuple[int, int]:
+def blind_range(hand: HandState, me: SeatState) -> tuple[int, int]:
     if hand.last_blind:
         return 2 * hand.last_blind, 2 * hand.last_blind
     high = min(hand.rules.max_blind, me.stack)
@@ -78,7 +77,7 @@ def blind_range(hand: Hand, me: SeatState) -> tuple[int, int]:
     return hand.rules.ante, high
 
 
-def can_blind(hand: Hand, seat: int) -> bool:
+def can_blind(hand: HandState, seat: int) -> bool:
     me = hand.seats[seat]
     if not hand.in_play(seat) or me.stack <= 0:
         return False
@@ -89,7 +88,7 @@ def can_blind(hand: Hand, seat: int) -> bool:
 
 
 
-def verify_action(hand: Hand, action: Action) -> None:
+def verify_action(hand: HandState, action: Action) -> None:
     """Raise the `GameError` that `action` would meet; return if it would apply."""
     if hand.is_over:
         raise HandOver()

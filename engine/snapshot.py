@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.actions import Action
 from engine.cards import format_hand, parse_hand
 from engine.deck import shuffled_deck
 from engine.events import EVENT_TYPES, Event
-from engine.hand import Hand
+from engine.hand_state import HandState
 from engine.rules import Rules
 from engine.state import SEAT_FIELDS, Phase, SeatIn
 
 _SCALARS = ("round_no", "dead", "to_act", "opened", "last_blind", "blind_seat", "stake",
             "dealer_keeps")
 
+H = TypeVar("H", bound=HandState)
 
-def hand_to_json(hand: Hand) -> dict[str, Any]:
+
+def hand_to_json(hand: HandState) -> dict[str, Any]:
     data: dict[str, Any] = {"start": hand.start_json(), "phase": hand.phase.value}
     data.update({k: getattr(hand, k) for k in _SCALARS})
     data.update(
@@ -35,9 +37,11 @@ def hand_to_json(hand: Hand) -> dict[str, Any]:
     return data
 
 
-def hand_from_json(data: dict[str, Any]) -> Hand:
+def hand_from_json(data: dict[str, Any], make: type[H]) -> H:
+    """Restore a hand written by `hand_to_json` as a `make` (the class `Hand.from_json` is
+    called on), built from its start and then given every field of the saved state."""
     start = data["start"]
-    hand = Hand(Rules.from_json(start["rules"]), [SeatIn(**s) for s in start["seats"]],
+    hand = make(Rules.from_json(start["rules"]), [SeatIn(**s) for s in start["seats"]],
                 start["dealer"], bytes.fromhex(start["seed"]))
     hand.phase = Phase(data["phase"])
     for k in _SCALARS:
