@@ -32,7 +32,7 @@ from bot.store.errors import (
     UnknownHand,
 )
 from bot.store.fairness import SeatSeed, record_proof
-from bot.store.history import record_players
+from bot.store.hand_players import record_players
 from bot.store.models import HandRow, Movement, Settled
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.tables import cash_out, list_seats, live_table

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.errors import SchemaTooNew
+from bot.store.hand_players import backfill
 from bot.store.sql import Conn, fetchone
 
 Step = str | Callable[[Conn], Awaitable[None]]
@@ -219,12 +220,6 @@ _V5_CARDS_SENT: tuple[Step, ...] = (
 )
 
 
-async def _backfill_hand_players(conn: Conn) -> None:
-    from bot.store.history import backfill
-
-    await backfill(conn)
-
-
 _V6_PLAYED: tuple[Step, ...] = (
     # The group's name, for statements and charts (kept fresh as commands arrive).
     "ALTER TABLE chats ADD COLUMN title TEXT",
@@ -249,7 +244,7 @@ _V6_PLAYED: tuple[Step, ...] = (
     "CREATE INDEX hand_players_by_user ON hand_players (user_id, hand_id)",
     # /history: a chat's tables, then their hands newest first.
     "CREATE INDEX tables_by_chat ON tables (chat_id)",
-    _backfill_hand_players,
+    backfill,
 )
 
 _V7_NEXT_GAME: tuple[Step, ...] = (
