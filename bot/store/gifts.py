@@ -30,7 +30,7 @@ from bot.store.errors import (
     MenuUsed,
     NoRebuyLeft,
 )
-from bot.store.migrations import MAX_CHIPS
+from bot.store.ledger_table import MAX_CHIPS
 from bot.store.models import Seat
 from bot.store.sql import Conn, fetchall, fetchone
 from bot.store.tables import get_seat, live_table, open_hand_players, sit_empty

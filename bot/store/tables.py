@@ -26,7 +26,7 @@ from bot.store.errors import (
     UnknownTable,
 )
 from bot.store.fairness import table_secret
-from bot.store.migrations import MAX_CHIPS
+from bot.store.ledger_table import MAX_CHIPS
 from bot.store.models import Leave, Seat, Table, TableStatus
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.users import credit_balance, get_user
