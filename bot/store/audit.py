@@ -23,7 +23,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store.migrations import BANK_KINDS
+from bot.store.ledger_table import BANK_KINDS
 from bot.store.sql import Conn, fetchall, fetchone, read_only_uri
 
 

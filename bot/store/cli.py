@@ -26,7 +26,8 @@ import aiosqlite
 from bot.store.audit import audit_file
 from bot.store.db import create_private
 from bot.store.errors import StoreError
-from bot.store.migrations import LATEST, schema_version
+from bot.store.migrations import schema_version
+from bot.store.schema import LATEST
 from bot.store.sql import fetchone, read_only_uri
 
 T = TypeVar("T")

@@ -33,7 +33,8 @@ from typing import Any, Literal, NoReturn, TypedDict, TypeVar
 import aiosqlite
 
 from bot.store.errors import SchemaTooNew, StorageFailure
-from bot.store.migrations import MIGRATIONS, Migration, migrate, schema_version
+from bot.store.migrations import migrate, schema_version
+from bot.store.schema import MIGRATIONS, Migration
 from bot.store.sql import Conn, Params, Unit, fetchall, read_only_uri, translate
 
 log = logging.getLogger(__name__)

@@ -30,10 +30,11 @@ from bot.store.errors import (
     MenuUsed,
     NoRebuyLeft,
 )
-from bot.store.migrations import MAX_CHIPS
+from bot.store.ledger_table import MAX_CHIPS
 from bot.store.models import Seat
+from bot.store.seats import get_seat, open_hand_players, sit_empty
 from bot.store.sql import Conn, fetchall, fetchone
-from bot.store.tables import get_seat, live_table, open_hand_players, sit_empty
+from bot.store.tables import live_table
 from bot.store.users import DAY, get_user
 
 

@@ -32,10 +32,11 @@ from bot.store.errors import (
     UnknownHand,
 )
 from bot.store.fairness import SeatSeed, record_proof
-from bot.store.history import record_players
+from bot.store.hand_players import record_players
 from bot.store.models import HandRow, Movement, Settled
+from bot.store.seats import cash_out, list_seats
 from bot.store.sql import Conn, execute, fetchall, fetchone
-from bot.store.tables import cash_out, list_seats, live_table
+from bot.store.tables import live_table
 from engine import Action, ChipMove, Event, Hand
 
 INTO_POT = frozenset({"ante", "blind", "bet", "svara_join"})

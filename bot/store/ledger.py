@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.store.errors import BadAmount
-from bot.store.migrations import LEDGER_KINDS, MAX_CHIPS
+from bot.store.ledger_table import LEDGER_KINDS, MAX_CHIPS
 from bot.store.models import Movement
 from bot.store.sql import Conn, fetchall, fetchone
 

@@ -19,8 +19,9 @@ from bot.store import ledger
 from bot.store.db import Database
 from bot.store.errors import HandMismatch, StoreError
 from bot.store.hands import abort_hand, open_row, settle_hand
+from bot.store.seats import get_seat
 from bot.store.sql import Conn, fetchall
-from bot.store.tables import get_seat, get_table
+from bot.store.tables import get_table
 from engine import Hand
 
 Replay = Callable[[dict[str, Any], Sequence[dict[str, Any]]], Hand]

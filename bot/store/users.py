@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.store import ledger
 from bot.store.db import Database
 from bot.store.errors import BadInput, BonusNotDue, UnknownUser
-from bot.store.migrations import MAX_CHIPS
+from bot.store.ledger_table import MAX_CHIPS
 from bot.store.models import Holdings, Movement, TableChips, User
 from bot.store.sql import Conn, execute, fetchall, fetchone
 
