@@ -33,10 +33,10 @@ from bot.handling import (
 from bot.i18n import Translator
 from bot.live import Player
 from bot.names import group_title, told_apart
+from bot.records import PlayedHand
 from bot.render.history import hand_text, history_text, proof_texts, short_hash, statement_text
 from bot.store import BonusNotDue, StoreError
 from bot.store.fairness import SEED_LENGTH, valid_seed
-from bot.store.history import PlayedHand
 from bot.store.next_game import NextGame
 from bot.store.statement import statement
 from bot.table_settings import one_setting_text, rules_lines, saved_note, settings_text

@@ -33,10 +33,10 @@ from bot.handling import (
 )
 from bot.i18n import Translator
 from bot.live import CLOSED_NOW, Live, Player
+from bot.records import TableStatus
 from bot.render.cards import cards_popup, press_toast
 from bot.render.table import CLOSING_AFTER_HAND
 from bot.seats import sat_with_rebuy
-from bot.store import TableStatus
 from bot.texts import help_text, rules_text, welcome_text
 from engine import Act, Action
 
@@ -94,11 +94,9 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
         raise errors.Expired() from None
     live = games.tables.get(press.table)
     message = query.message
-    if live is None or message is None or message.chat.id != live.chat_id \
-            or context.services.outbox.retired(live.id, message.message_id):
+    if live is None or message is None \
+            or not context.services.outbox.pressed_on(live, message.chat, message.message_id):
         raise errors.Expired()
-    chat = message.chat
-    context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
     who = player_of(query.from_user)
     button = press.button
     if button is Button.CARDS:
@@ -121,9 +119,8 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
                                    seq=press.seq if button in _TURN else None)
         # When the group's budget keeps the table message behind, the answer says at once
         # what the press did.
-        lag = context.services.outbox.pace.wait_for_slot(live.chat_id)
         toast = None if mine is None else press_toast(tr, events, mine)
-        if toast is not None and lag > context.services.outbox.lag_note:
+        if toast is not None and context.services.outbox.behind(live.chat_id):
             await query.answer(popup(toast))
             return True
     else:

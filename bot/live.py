@@ -12,9 +12,9 @@ from typing import Protocol
 from bot.clock import Wait, WaitKind, Want
 from bot.i18n import N_
 from bot.names import distinct
+from bot.records import TableStatus
 from bot.render.cards import outcome_of
 from bot.render.views import Outcome, PrivateHand, Results, SeatView, TableView
-from bot.store import TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Hand, Phase
 from engine.events import RoundStarted, SvaraOpened

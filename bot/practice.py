@@ -42,7 +42,7 @@ from bot.handling import (
 from bot.i18n import N_, Translations, Translator
 from bot.live import Live, Player
 from bot.pacing import URGENT
-from bot.store import TableStatus
+from bot.records import TableStatus
 from bot.store.errors import TableExists
 from bot.store.practice import MAX_COMPUTERS, computer_number, computer_of, is_computer
 from engine import Action, Hand, Phase

@@ -25,7 +25,7 @@ import base64
 from typing import Any
 from urllib.parse import quote
 
-from bot.store.history import PlayedHand
+from bot.records import PlayedHand
 from engine.deck import dealt_positions
 from engine.events import Dealt
 

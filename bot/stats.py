@@ -28,9 +28,9 @@ from bot.handling import (
 )
 from bot.i18n import Translator
 from bot.names import group_title, told_apart
+from bot.records import NetLine
 from bot.render.history import leaderboard_text, stats_text
 from bot.render.views import short_name
-from bot.store.history import NetLine
 
 TOP_LENGTH = 10
 

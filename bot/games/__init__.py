@@ -20,11 +20,10 @@ from bot.games.play import Play
 from bot.games.reports import Reports
 from bot.games.restore import Restore
 from bot.games.timers import Timers
-from bot.live import Live, Outbox, Player
 
 
 class Games(ChatGames, Lobby, Play, Timers, Restore, Reports):
     """Every live table, keyed by id and by (chat, topic), and all that it does."""
 
 
-__all__ = ["Games", "Live", "Outbox", "Player"]
+__all__ = ["Games"]

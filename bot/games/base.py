@@ -20,8 +20,9 @@ from bot.i18n import normalize_language
 from bot.live import REBUY_GRACE, Live, Outbox, Player, comeback, hand_want, lobby_want
 from bot.names import display_name
 from bot.ops.refusals import Refusals
+from bot.records import TableStatus
 from bot.render.views import Results
-from bot.store import Store, TableStatus
+from bot.store import Store
 from bot.store.errors import StoreError
 from bot.store.models import Table as StoredTable
 from bot.table_settings import TableSettings

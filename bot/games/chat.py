@@ -10,7 +10,7 @@ import logging
 from bot.games.base import GamesBase
 from bot.i18n import N_
 from bot.live import EVICTED
-from bot.store import TableStatus
+from bot.records import TableStatus
 from bot.store.errors import StoreError
 from bot.table_settings import BadSetting, TableSettings, change
 

@@ -10,7 +10,7 @@ from bot import errors, fairness
 from bot.clock import Wait, WaitKind
 from bot.games.base import GamesBase
 from bot.live import CLOSED_NOW, Live, Player, lobby_want, takes_part
-from bot.store import TableStatus
+from bot.records import TableStatus
 from bot.store.errors import HouseDayLimit, InsufficientChips, NoRebuyLeft
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.users import DAY

@@ -10,8 +10,8 @@ from bot.clock import Wait
 from bot.games.base import GamesBase
 from bot.i18n import N_
 from bot.live import CLOSED_AS_ASKED, Live, Player, dealt_in, hand_outcome, hand_want
+from bot.records import TableStatus
 from bot.render.cards import private_hands
-from bot.store import TableStatus
 from bot.store.errors import StoreError
 from engine import Act, Action, Hand, Phase
 from engine.events import Dealt, Event

@@ -6,7 +6,7 @@ import logging
 
 from bot.games.base import GamesBase
 from bot.live import Live
-from bot.store import TableStatus
+from bot.records import TableStatus
 from bot.store.errors import StoreError
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ from bot.clock import Wait
 from bot.games.base import GamesBase
 from bot.i18n import N_
 from bot.live import CLOSED_AS_ASKED, Live, hand_outcome
+from bot.records import TableStatus
 from bot.render.views import Outcome
-from bot.store import TableStatus
 from bot.store.models import Table as StoredTable
 from bot.table_settings import TableSettings
 from engine import Hand

@@ -11,7 +11,7 @@ from bot.clock import Wait, WaitKind
 from bot.games.base import GamesBase
 from bot.i18n import N_
 from bot.live import CLOSED_AS_ASKED, Live
-from bot.store import TableStatus
+from bot.records import TableStatus
 from bot.store.errors import StoreError
 from engine import Act, Action
 

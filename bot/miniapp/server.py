@@ -52,9 +52,10 @@ from telegram.error import TelegramError
 from bot import errors, replies
 from bot import proof as proofs
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Games, Live, Outbox, Player
+from bot.games import Games
 from bot.handling import Services, logged_refusal
 from bot.i18n import Translator, normalize_language
+from bot.live import Live, Outbox, Player
 from bot.miniapp.initdata import BadInitData, WebAppUser, check
 from bot.miniapp.links import app_payload, app_table, group_link, page_url
 from bot.miniapp.state import (
@@ -71,10 +72,10 @@ from bot.miniapp.state import (
     view_for,
 )
 from bot.names import display_name
+from bot.records import TableStatus
 from bot.render.messages import WEB_APP
 from bot.render.table import outcome_lines
 from bot.render.views import PrivateHand
-from bot.store import TableStatus
 from engine import Act, Action
 
 log = logging.getLogger(__name__)

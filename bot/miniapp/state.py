@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.callback_data import BadCallbackData, Button, Press
-from bot.games import Live
 from bot.i18n import N_, Translator
+from bot.live import Live
+from bot.records import TableStatus
 from bot.render.cards import outcome_of
 from bot.render.table import (
     earlier_showdown,
@@ -28,7 +29,6 @@ from bot.render.table import (
     turn_prompt,
 )
 from bot.render.views import Outcome, TableView, short_name
-from bot.store import TableStatus
 from bot.table_settings import rules_lines
 from engine import Card, Phase, score
 from engine.events import Shown

@@ -305,6 +305,11 @@ class OutboxBase(ABC):
         """The bot's overall budget is short (bot.outbox.private)."""
 
     @abstractmethod
+    def know(self, chat_id: int, chat_type: str, title: str | None,
+             username: str | None) -> None:
+        """Remember a group as an update showed it (bot.outbox.group)."""
+
+    @abstractmethod
     async def chat_info(self, chat_id: int) -> ChatInfo | None:
         """The group as last seen, or asked of Telegram once (bot.outbox.group)."""
 

@@ -8,6 +8,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
+from telegram import Chat
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -29,10 +30,10 @@ from bot.outbox.base import (
     retry_delay,
 )
 from bot.pacing import EDIT, URGENT
+from bot.records import TableStatus
 from bot.render.messages import moved_text, with_app_button
 from bot.render.table import render_table
 from bot.render.views import Screen
-from bot.store import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,20 @@ class TableWriter(OutboxBase):
         """Whether `message_id` is an earlier message of the table (its buttons expired)."""
         message = self._messages.get(table_id)
         return message is not None and message_id in message.retired
+
+    def pressed_on(self, live: Live, chat: Chat, message_id: int) -> bool:
+        """Whether a button pressed on `message_id` in `chat` is one of the table's live
+        buttons (its own chat, not a message /table moved down); the chat is remembered
+        as the press showed it."""
+        if chat.id != live.chat_id or self.retired(live.id, message_id):
+            return False
+        self.know(chat.id, chat.type, chat.title, chat.username)
+        return True
+
+    def behind(self, chat_id: int) -> bool:
+        """The group's budget keeps its table message behind by more than `lag_note`: an
+        answer to a press should say at once what the press did."""
+        return self.pace.wait_for_slot(chat_id) > self.lag_note
 
     def _message(self, live: Live) -> TableMessage:
         return self._messages.setdefault(live.id, TableMessage())

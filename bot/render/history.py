@@ -9,10 +9,9 @@ from bot.names import group_title
 from bot.proof import hand_fields, round_fields, seat_positions
 from bot.proof import joined as proof_joined
 from bot.proof import link as proof_link
+from bot.records import Entry, PlayedHand, PlayerStats, Standing, Statement
 from bot.render.table import _said, action_words
 from bot.render.views import cards_text, short_name
-from bot.store.history import PlayedHand, PlayerStats, Standing
-from bot.store.statement import Entry, Statement
 from bot.texts import movement_text
 from engine import Act, Action, Hand, parse_hand
 from engine.events import Event, PotWon, Shown, SvaraOpened

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
+from bot.records import TableStatus
 from bot.render.cards import deck_line, explain, outcome_of
 from bot.render.views import Outcome, Screen, TableView, cards_text, short_name
-from bot.store.models import TableStatus
 from bot.table_settings import rules_lines
 from engine import Hand, Phase
 from engine.events import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.store.models import TableStatus
+from bot.records import TableStatus
 from bot.table_settings import TableSettings
 from engine import Card, Hand, format_hand
 

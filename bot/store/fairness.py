@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from bot.records import HandProof as HandProof
 from bot.store.db import Database
 from bot.store.errors import BadInput
 from bot.store.journal import DealJournal
@@ -61,30 +62,6 @@ class DealInputs:
     nonce: int
     seats: tuple[SeatSeed, ...]
     """Each player's seed at the table, in the order the deal gave the players."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandProof:
-    """What a hand's key came from besides the table secret."""
-
-    nonce: int
-    seeds: tuple[str, ...]
-    """SHA-256 of each seated player's seed, in seat order."""
-    table_commitment: str
-    secret: str | None
-    """The table secret once revealed (the table closed and its settings allow it)."""
-    closed: bool = False
-    """The table has closed (with ``secret`` None: it keeps its secret for good)."""
-    version: int = 1
-    """The scheme the hand was dealt with (`engine.PROOF_VERSION` now)."""
-    defaults: tuple[int | None, ...] = ()
-    """Per seat: the user id whose default seed it is, None for a seed of his own
-    (version 2 on)."""
-    fixed: tuple[int, ...] = ()
-    """Per seat: the deal number at which the table fixed his seed (version 2 on)."""
-    missing: tuple[int, ...] = field(default=())
-    """Deal numbers below this hand's that the table has no hand for (a deal whose hand
-    was never stored, or numbers skipped after the database was restored)."""
 
 
 def valid_seed(text: str) -> bool:

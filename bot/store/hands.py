@@ -33,7 +33,7 @@ from bot.store.errors import (
 )
 from bot.store.fairness import SeatSeed, record_proof
 from bot.store.hand_players import record_players
-from bot.store.models import HandRow, Movement, Settled
+from bot.store.models import HandRow, Movement, Settled, hand_row
 from bot.store.seats import cash_out, list_seats
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.tables import live_table
@@ -54,7 +54,7 @@ async def get_hand(conn: Conn, hand_id: int) -> HandRow:
     row = await fetchone(conn, "SELECT * FROM hands WHERE id = ?", (hand_id,))
     if row is None:
         raise UnknownHand(hand_id)
-    return HandRow.of(row)
+    return hand_row(row)
 
 
 async def open_row(conn: Conn, hand_id: int) -> HandRow:
@@ -142,7 +142,7 @@ async def append_action(
         " FROM hands h WHERE h.id = ?", (hand_id,))
     if found is None:
         raise UnknownHand(hand_id)
-    row, expected = HandRow.of(found), int(found["next"])
+    row, expected = hand_row(found), int(found["next"])
     if row.status != "open":
         raise HandNotOpen(hand_id, row.status)
     if seq is not None and seq != expected:
@@ -403,19 +403,19 @@ class Hands:
         row = await self._db.fetchone("SELECT * FROM hands WHERE id = ?", (hand_id,))
         if row is None:
             raise UnknownHand(hand_id)
-        return HandRow.of(row)
+        return hand_row(row)
 
     async def open_hand(self, table_id: int) -> HandRow | None:
         """The table's open hand, if any."""
         row = await self._db.fetchone(
             "SELECT * FROM hands WHERE table_id = ? AND status = 'open'", (table_id,))
-        return None if row is None else HandRow.of(row)
+        return None if row is None else hand_row(row)
 
     async def last(self, table_id: int) -> HandRow | None:
         """The table's most recent hand, whatever its status (None before the first)."""
         row = await self._db.fetchone(
             "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
-        return None if row is None else HandRow.of(row)
+        return None if row is None else hand_row(row)
 
     async def count(self, table_id: int) -> int:
         """How many hands the table has dealt, whatever became of them."""

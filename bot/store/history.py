@@ -12,61 +12,26 @@ chips nor computer players reach a leaderboard, /stats or a chart.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from bot.names import group_title
+from bot.records import NetLine as NetLine
+from bot.records import PlayedHand as PlayedHand
+from bot.records import PlayerStats as PlayerStats
+from bot.records import Standing as Standing
 from bot.store.db import Database
-from bot.store.fairness import HandProof, read_proof
-from bot.store.models import HandRow
+from bot.store.fairness import read_proof
+from bot.store.models import hand_row
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from engine import Hand
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedHand:
-    """A settled hand with what is needed to tell it: its row, chat and replayed engine."""
-
-    row: HandRow
-    chat_id: int
-    hand: Hand
-    proof: HandProof | None = None
-    """What its key came from (None for a hand dealt before the table secrets)."""
 
 
 async def _played(conn: Conn, row: Any) -> PlayedHand:
     acts = await fetchall(conn, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
                           (row["id"],))
     hand = Hand.replay(json.loads(row["start"]), [json.loads(a[0]) for a in acts])
-    return PlayedHand(HandRow.of(row), int(row["chat_id"]), hand,
+    return PlayedHand(hand_row(row), int(row["chat_id"]), hand,
                       await read_proof(conn, int(row["id"])))
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One line of a leaderboard."""
-
-    rank: int
-    user_id: int
-    name: str
-    net: int
-    played: int
-    won: int
-    biggest: int
-    """The biggest pot he won."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    played: int
-    won: int
-    net: int
-    biggest: int
-    svaras: int
-    svaras_won: int
-    best: int | None
-    streak: int
-    """The longest run of hands won in a row."""
 
 
 def real_play(row: str = "") -> str:
@@ -95,16 +60,6 @@ def _where(user_id: int | None, chat_id: int | None) -> tuple[str, tuple[int, ..
             clauses.append(f"{column} = ?")
             params.append(value)
     return "WHERE " + " AND ".join(clauses), tuple(params)
-
-
-@dataclass(frozen=True, slots=True)
-class NetLine:
-    """One player's running net in a chat since some time, after each hand he played."""
-
-    user_id: int
-    name: str
-    series: list[tuple[int, int]]
-    """(time, net since the window opened), oldest first."""
 
 
 class History:

@@ -5,21 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
-HandStatus = Literal["open", "settled", "aborted"]
-
-
-class TableStatus(StrEnum):
-    """Where a table is in its life; the value is what the ``tables.status`` column holds."""
-
-    LOBBY = "lobby"
-    """Open, waiting for Start: players join and leave."""
-    PLAYING = "playing"
-    """Dealt at least once: hands follow each other until it closes."""
-    CLOSED = "closed"
-    """Over: every stack went back."""
+from bot.records import HandRow as HandRow
+from bot.records import HandStatus as HandStatus
+from bot.records import TableStatus as TableStatus
 
 
 def _decoded(text: str | None) -> Any:
@@ -135,35 +125,6 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
-class HandRow:
-    id: int
-    table_id: int
-    number: int
-    start: dict[str, Any]
-    """The engine start JSON (rules, seats, dealer, seed): ``Hand.replay`` takes it."""
-    commitment: str
-    reveal: list[dict[str, Any]] | None
-    """Per round: the commitment, the 32 position hashes and the opened positions (settled
-    hands only)."""
-    started_at: int
-    ended_at: int | None
-    pot: int
-    status: HandStatus
-    result: dict[str, Any] | None
-    """The engine's result of a settled hand (``Hand.result``, JSON keys as text)."""
-    abort_reason: str | None
-    cards_sent: int = 0
-    """Rounds of the hand whose cards went out privately."""
-
-    @classmethod
-    def of(cls, row: sqlite3.Row) -> HandRow:
-        return cls(row["id"], row["table_id"], row["number"], json.loads(row["start"]),
-                   row["commitment"], _decoded(row["reveal"]), row["started_at"],
-                   row["ended_at"], row["pot"], row["status"], _decoded(row["result"]),
-                   row["abort_reason"], row["cards_sent"])
-
-
-@dataclass(frozen=True, slots=True)
 class Movement:
     """One ledger row as a user sees it: a change of one of his accounts."""
 
@@ -211,3 +172,11 @@ class Settled:
     hand_id: int
     left: dict[int, int]
     """Players who left with the hand's end: user id -> chips moved back to the balance."""
+
+
+def hand_row(row: sqlite3.Row) -> HandRow:
+    """A ``hands`` row as the store hands it back."""
+    return HandRow(row["id"], row["table_id"], row["number"], json.loads(row["start"]),
+                   row["commitment"], _decoded(row["reveal"]), row["started_at"],
+                   row["ended_at"], row["pot"], row["status"], _decoded(row["result"]),
+                   row["abort_reason"], row["cards_sent"])

@@ -10,60 +10,13 @@ refunds) is an entry of its own. Tables are named by their group's title
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from bot.records import AtTable as AtTable
+from bot.records import Entry as Entry
+from bot.records import Statement as Statement
 from bot.store.db import Database
 from bot.store.sql import Conn, fetchall
 
 _STAY = frozenset({"buy_in", "top_up", "cash_out", "rebuy"})
-
-
-@dataclass(frozen=True, slots=True)
-class AtTable:
-    """Chips on a table where the player sits."""
-
-    table_id: int
-    title: str | None
-    stack: int
-
-
-@dataclass(slots=True)
-class Entry:
-    """One line of the statement."""
-
-    kind: str
-    """``stay`` for a stay at a table, else the ledger kind (``bonus``, ``grant``...)."""
-    at: int
-    """When it began."""
-    title: str | None
-    table_id: int | None = None
-    delta: int = 0
-    """The change of the balance; for a stay, its net as the table's results count it:
-    what he cashed out minus his buy-ins, top-ups and rebuys."""
-    brought: int = 0
-    """A stay's buy-ins."""
-    topped: int = 0
-    """A stay's top-ups from the balance."""
-    rebuys: int = 0
-    """How many rebuys he took from the house at the table."""
-    rebought: int = 0
-    """The chips of those rebuys."""
-    back: int = 0
-    """What his cash-outs returned to the balance (0 for a stack lost to the last chip)."""
-    playing: bool = False
-    """He holds a seat at the table now (a closed table has no seats)."""
-
-    @property
-    def open(self) -> bool:
-        return self.kind == "stay" and self.playing
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    balance: int
-    tables: tuple[AtTable, ...]
-    entries: tuple[Entry, ...]
-    """Newest first."""
 
 
 _ROWS = (

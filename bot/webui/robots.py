@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.handling import Services
 from bot.live import Live
+from bot.records import TableStatus
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
-from bot.store import TableStatus
 from engine import Act, Action, Phase
 from engine.players import Computer, Level
 

@@ -16,7 +16,8 @@ from bot.clock import WaitKind
 from bot.games import Games
 from bot.i18n import Translations
 from bot.live import Live, Player
-from bot.store import StorageFailure, Store, TableStatus
+from bot.records import TableStatus
+from bot.store import StorageFailure, Store
 from bot.store import errors as store_errors
 from bot.table_settings import TableSettings
 from engine import Act, Action, Phase, TieRule

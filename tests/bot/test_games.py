@@ -12,8 +12,9 @@ from bot import errors
 from bot.clock import Ring, WaitKind
 from bot.games import Games
 from bot.live import Live, Player
+from bot.records import TableStatus
 from bot.render.views import PrivateHand, SeatView
-from bot.store import Store, TableStatus
+from bot.store import Store
 from bot.table_settings import TableSettings
 from engine import Act, Action
 from tests.bot.conftest import NOW

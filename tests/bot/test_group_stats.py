@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.records import NetLine
 from bot.stats import GROUP_LINES, REGULAR_HANDS, regulars
-from bot.store.history import NetLine
 
 
 def line(user_id: int, hands: int) -> NetLine:

@@ -8,13 +8,11 @@ import random
 
 from bot.callback_data import Press
 from bot.i18n import Translations
+from bot.records import HandRow, PlayedHand, TableStatus
 from bot.render.cards import outcome_of, private_hands, render_cards
 from bot.render.history import hand_text
 from bot.render.table import render_table
 from bot.render.views import Outcome, SeatView, TableView
-from bot.store import TableStatus
-from bot.store.history import PlayedHand
-from bot.store.models import HandRow
 from bot.table_settings import TableSettings
 from engine import Act, Action, Hand, Phase, Rules, SeatIn
 from engine.simulate import random_action

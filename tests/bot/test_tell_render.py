@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from bot.i18n import Translations
 from bot.practice import computer_name
+from bot.records import TableStatus
 from bot.render.cards import explain, nudge_text
 from bot.render.messages import results_text, table_link
 from bot.render.table import render_table
 from bot.render.views import Results, SeatView, TableView
-from bot.store import TableStatus
 from bot.table_settings import TableSettings
 from engine import Act, Action, Hand, Rules, ScoringRules, SeatIn
 from engine.cards import parse_hand

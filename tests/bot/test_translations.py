@@ -14,12 +14,12 @@ from bot import errors
 from bot.callback_data import Press
 from bot.i18n import LOCALES_DIR, Translations, Translator, read_catalog
 from bot.i18n.catalogs import LANGUAGES, TEMPLATE_NAME, catalogues, problems
+from bot.records import TableStatus
 from bot.render.cards import cards_popup, outcome_of, press_toast
 from bot.render.table import render_table
 from bot.render.views import SeatView, TableView
 from bot.sandbox.errors import ApiError
 from bot.sandbox.text import parse_html
-from bot.store import TableStatus
 from bot.table_settings import TableSettings
 from engine import Hand, Rules, SeatIn
 from engine.simulate import random_action

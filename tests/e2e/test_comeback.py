@@ -4,9 +4,9 @@ little for him before it closes, and answers that name what works now."""
 from __future__ import annotations
 
 from bot.clock import WaitKind
+from bot.records import TableStatus
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
-from bot.store import TableStatus
 from tests.e2e.bed import Bed
 from tests.e2e.test_history import reply, steady_clock
 

@@ -3,7 +3,7 @@ supergroup (a new chat id), or the bot is removed from it mid-hand."""
 
 from __future__ import annotations
 
-from bot.store import TableStatus
+from bot.records import TableStatus
 from tests.e2e.bed import Bed
 from tests.e2e.test_delivery import two_in_a_hand
 
