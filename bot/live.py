@@ -29,7 +29,6 @@ REBUY_GRACE = 30.0
 """Seconds a table that cannot deal waits for a seated broke player before it closes."""
 
 
-
 EVICTED = N_("The bot can no longer write to this group: the table closed, a hand in "
               "play was refunded, and every chip went back.")
 """Why a table closed when the bot was removed from its group or lost the right to write."""

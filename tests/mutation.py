@@ -45,14 +45,16 @@ class Module:
 ENGINE_TESTS = ("tests/engine/test_table.py", "tests/engine/test_rule_holes.py",
                 "tests/engine/test_stories.py", "tests/engine/test_properties.py")
 
+OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/e2e/test_delivery.py")
+
 MODULES: dict[str, Module] = {
     "clock": Module("bot/clock.py", ("tests/bot/test_clock.py",)),
     "flood": Module("bot/flood.py", ("tests/bot/test_flood.py",)),
     "initdata": Module("bot/miniapp/initdata.py", ("tests/miniapp/test_initdata.py",)),
     "db": Module("bot/store/db.py", ("tests/store/test_db.py",
                                      "tests/store/test_migrations.py")),
-    "outbox": Module("bot/outbox.py", ("tests/bot/test_outbox.py",
-                                       "tests/e2e/test_delivery.py")),
+    **{f"outbox.{part}": Module(f"bot/outbox/{part}.py", OUTBOX_TESTS)
+       for part in ("base", "table", "private", "reminders", "answers", "group")},
     "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",), fresh=True),
     "legality": Module("engine/legality.py", ("tests/engine/test_legality.py", *ENGINE_TESTS)),
     "pots": Module("engine/pots.py", ("tests/engine/test_pots.py", *ENGINE_TESTS)),

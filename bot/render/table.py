@@ -92,8 +92,6 @@ def _fairness_lines(view: TableView, tr: Translator) -> list[str]:
     return []
 
 
-
-
 def _since_svara(hand: Hand) -> list[Event]:
     """The events since the last svara opened (empty when none is open)."""
     opened = [i for i, e in enumerate(hand.events) if isinstance(e, SvaraOpened)]

@@ -291,7 +291,6 @@ _V13_FAIR_DEALING: tuple[Step, ...] = (
 )
 
 
-
 _V14_GIFTS: tuple[Step, ...] = (
     ledger_kinds_again,
     # Who gave what from the house in which chat: the chat's daily allowance is a sum of it.
