@@ -27,7 +27,6 @@ import io
 import logging
 import pstats
 import random
-import resource
 import shutil
 import tempfile
 import time
@@ -40,6 +39,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import build_application
+from bot.bench.common import FAKE_TOKEN, LogCounter, buttons_of, peak_rss_mb, table_group
 from bot.http import AiohttpRequest
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.limits import FloodMode
@@ -50,9 +50,6 @@ from bot.sandbox.server import SandboxServer
 from bot.sandbox.transcript import Call
 from bot.sandbox.world import World
 from bot.settings import Settings
-
-FAKE_TOKEN = "12345:" + "b" * 35
-"""Only for the settings check: the application is given the stand-in's own token."""
 
 LONG = 3600.0
 """Turn, blind and svara timers: far longer than any run, so no timer ever fires."""
@@ -141,23 +138,6 @@ class TimedServer(SandboxServer):
         return result
 
 
-class LogCounter(logging.Handler):
-    """Counts the bot's (and PTB's) warnings and errors, keeping a few for the report."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.counts: Counter[str] = Counter()
-        self.samples: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.counts[record.levelname] += 1
-        if record.levelno >= logging.ERROR and len(self.samples) < 3:
-            text = record.getMessage()
-            if record.exc_info and record.exc_info[1] is not None:
-                text += f" ({record.exc_info[1]!r})"
-            self.samples.append(f"{record.name}: {text}"[:300])
-
-
 @dataclass
 class Tally:
     """What the simulated players saw during one run."""
@@ -218,11 +198,6 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(rank, len(ordered)) - 1]
 
 
-def peak_rss_mb() -> float:
-    """The process's peak resident set so far (ru_maxrss is in KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 # ----------------------------------------------------------------------------- players
 
 
@@ -234,12 +209,6 @@ class Turn:
     actor: str
     buttons: tuple[tuple[str, str], ...]
     hand_no: int
-
-
-def buttons_of(message: MessageRecord) -> list[tuple[str, str]]:
-    rows = (message.reply_markup or {}).get("inline_keyboard", [])
-    return [(str(b.get("text", "")), str(b.get("callback_data", "")))
-            for row in rows for b in row if b.get("callback_data")]
 
 
 def read_turn(message: MessageRecord) -> Turn | None:
@@ -270,15 +239,6 @@ def choose(turn: Turn, rng: random.Random) -> str:
         return "No blind"
     calm = [label for label in labels if not label.startswith("All-in")]
     return rng.choice(calm if len(calm) > 1 else labels)
-
-
-def table_group(world: World, number: int, seats: int,
-                bot_admin: bool = False) -> tuple[list[Player], ChatRecord]:
-    """The people of table `number` and their group (the first of them is its admin; with
-    `bot_admin` the bot is one too, so it pins the table message)."""
-    players = [world.user(f"T{number}P{i}") for i in range(1, seats + 1)]
-    return players, world.group(f"Table {number}", members=players, admins=players[:1],
-                                bot_admin=bot_admin)
 
 
 @dataclass(eq=False)
@@ -787,7 +747,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _real(args: argparse.Namespace, workdir: Path) -> int:
-    from bot.bench import limits as bench_limits  # it builds on this module
+    from bot.bench import limits as bench_limits
 
     if args.miniapp:
         from bot.bench import miniapp as bench_miniapp
