@@ -35,15 +35,9 @@ from pathlib import Path
 import aiohttp
 
 from bot.app import build_application, rate_limiter
-from bot.bench.limits import (
-    LATER,
-    Clock,
-    RealTable,
-    ScreenServer,
-    percentile,
-    real_settings,
-)
-from bot.bench.tables import LogCounter, peak_rss_mb
+from bot.bench.common import LogCounter, peak_rss_mb, percentile
+from bot.bench.real import Clock, RealTable, ScreenServer, real_settings
+from bot.bench.screens import LATER
 from bot.handling import Services
 from bot.http import AiohttpRequest
 from bot.miniapp.initdata import sign, user_fields

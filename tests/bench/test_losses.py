@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.bench.limits import Losses, count_losses
+from bot.bench.losses import Losses, count_losses
 from bot.sandbox.transcript import Call
 
 

@@ -16,7 +16,9 @@ from collections import Counter
 
 import pytest
 
-from bot.bench.limits import Plan, RealResult, RealTable, run_counts
+from bot.bench.limits import run_counts
+from bot.bench.real import Plan, RealTable
+from bot.bench.real_report import RealResult
 from bot.sandbox.faults import Fault
 from bot.sandbox.transcript import Call
 
