@@ -272,7 +272,7 @@ def preamble(counts: Sequence[int], hands: int, hands_big: int, think: float) ->
         "the last table done.",
         "  group calls/action = calls naming a group chat (sendMessage, editMessageText, ...) "
         "caused by presses / presses answered without a popup; the table's first message "
-        "and the deal after each hand's pause are counted apart (the issue allows two new "
+        "and the deal after each hand's pause are counted apart (the target allows two new "
         "group messages per hand).",
         "  peak RSS = ru_maxrss of the whole process (stand-in and bot) after the run; runs "
         "go in ascending order, so it is the peak up to that run.",
