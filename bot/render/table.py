@@ -3,6 +3,8 @@ hands, closed), text and buttons, drawn from a `TableView` alone."""
 
 from __future__ import annotations
 
+import math
+
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
 from bot.records import TableStatus
@@ -59,7 +61,7 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
     lines += ["", tr.gettext("Press Join to sit down; the creator or an admin presses Start.")]
     if view.autostart_seconds:
         lines.append(tr.format("The game starts by itself in {time}.",
-                               time=tr.seconds(view.autostart_seconds)))
+                               time=ticking(view, tr, view.autostart_seconds)))
     if view.note:
         lines.append(tr.gettext(view.note))
     lines += _fairness_lines(view, tr)
@@ -83,12 +85,19 @@ def _closed(view: TableView, tr: Translator) -> Screen:
     return Screen("\n".join(lines))
 
 
+def folded(line: str) -> str:
+    """A line on record but out of the reader's way: an expandable quote, opened by a tap."""
+    return f"<blockquote expandable>{line}</blockquote>"
+
+
 def _fairness_lines(view: TableView, tr: Translator) -> list[str]:
     """The table's commitment (SHA-256 of its secret), and the secret once it is revealed."""
     if view.table_secret:
-        return ["", tr.format("🔓 Table secret: <code>{secret}</code>", secret=view.table_secret)]
+        return ["", folded(tr.format("🔓 Table secret: <code>{secret}</code>",
+                                     secret=view.table_secret))]
     if view.table_commitment:
-        return ["", tr.format("🔐 Table: <code>{hash}</code>", hash=view.table_commitment)]
+        return ["", folded(tr.format("🔐 Table: <code>{hash}</code>",
+                                     hash=view.table_commitment))]
     return []
 
 
@@ -209,7 +218,7 @@ def _playing(view: TableView, tr: Translator) -> Screen:
                               dealer=_name(view, hand.seats[hand.dealer].player))]
     if hand.commitment:
         # Before the round's first decision (a blind, a svara buy-in): its deck is fixed.
-        lines.append(deck_line(tr, hand.commitment))
+        lines.append(folded(deck_line(tr, hand.commitment)))
     if view.closing:
         lines.append(tr.gettext(CLOSING_AFTER_HAND))
     lines.append("")
@@ -240,13 +249,22 @@ def earlier_showdown(view: TableView, tr: Translator, hand: Hand) -> list[str]:
     return outcome_lines(view, tr, outcome_of(hand, since=first, decks=False))
 
 
+def ticking(view: TableView, tr: Translator, seconds: int) -> Html:
+    """The time the table's wait has left, as a clock that ticks in the reader's app: a
+    relative `date_time` entity at the deadline ("in 25 seconds", counted down without an
+    edit), around the seconds left when the screen was drawn, which older apps show."""
+    words = tr.seconds(seconds)
+    if view.deadline is None:
+        return words
+    return Html(f'<tg-time unix="{math.ceil(view.deadline)}" format="r">{words}</tg-time>')
+
+
 def _timer(view: TableView, tr: Translator) -> str:
-    """The time the wait has left when the screen is drawn, after the prompt (every edit
-    of the table message counts it down)."""
+    """The time the wait has left, after the prompt."""
     wait = view.wait_seconds
     if not wait:
         return ""
-    return f" ⏳ {tr.seconds(wait)}"
+    return f" ⏳ {ticking(view, tr, wait)}"
 
 
 def turn_prompt(view: TableView, tr: Translator, hand: Hand) -> str:
@@ -350,9 +368,9 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
         names = Html(", ".join(_name(view, p) for p in view.waiting_for))
         msgid = (N_("Waiting for {names} to rebuy · {time}") if view.settings.rebuy
                  else N_("Waiting for {names} to bring chips · {time}"))
-        lines += ["", tr.format(msgid, names=names, time=tr.seconds(view.wait_seconds))]
+        lines += ["", tr.format(msgid, names=names, time=ticking(view, tr, view.wait_seconds))]
     elif view.wait_seconds:
-        lines += ["", tr.format("Next hand in {time}.", time=tr.seconds(view.wait_seconds))]
+        lines += ["", tr.format("Next hand in {time}.", time=ticking(view, tr, view.wait_seconds))]
     rows: list[tuple[tuple[str, str], ...]] = []
     if any(s.sitting_out for s in view.seats):
         rows.append(((tr.gettext("I'm back"), Press(view.table_id, 0, 0, Button.BACK).encode()),))
