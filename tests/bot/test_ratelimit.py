@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.ratelimit import Limit
@@ -140,3 +142,49 @@ def test_a_key_remembers_no_more_times_than_its_burst() -> None:
 def test_a_limit_without_a_token_is_refused() -> None:
     with pytest.raises(ValueError):
         Limit(0, 1.0)
+
+
+def steps(seed: int) -> list[float]:
+    """Times of tries: bursts, pauses and everything between (exact binary fractions)."""
+    rng, now, times = random.Random(seed), 1000.0, []
+    for _ in range(60):
+        now += rng.choice([0, 0, 0, 1, 2, 4, 8, 16, 40]) / 64
+        times.append(now)
+    return times
+
+
+def went(limit: Limit[int], clock: Watch, times: list[float]) -> list[bool]:
+    gone = []
+    for now in times:
+        clock.now = now
+        gone.append(limit.take(1) == 0.0)
+    return gone
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_bucket_lets_through_what_a_count_of_tokens_refilled_at_its_rate_would(
+        seed: int) -> None:
+    times = steps(seed)
+    tokens, at, want = 8.0, times[0], []
+    for now in times:
+        tokens, at = min(8.0, tokens + (now - at) * 4.0), now
+        ok = tokens >= 1
+        want.append(ok)
+        if ok:
+            tokens -= 1
+    clock = Watch()
+    assert went(Limit.bucket(8, 4.0, clock=clock), clock, times) == want
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_window_lets_through_what_a_log_of_the_last_times_would(seed: int) -> None:
+    times = steps(seed)
+    log: list[float] = []
+    want = []
+    for now in times:
+        ok = sum(1 for t in log if now - t < 3.0) < 6
+        want.append(ok)
+        if ok:
+            log.append(now)
+    clock = Watch()
+    assert went(Limit.window(6, 3.0, clock=clock), clock, times) == want
