@@ -8,10 +8,10 @@ popups, which Telegram does not count against the group.
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
+
+from bot.ratelimit import Limit
 
 BURST = 6
 """Commands a user may send within `WINDOW` seconds; the next one is past the burst."""
@@ -29,12 +29,6 @@ class Verdict(Enum):
     IGNORE = "ignore"
 
 
-@dataclass
-class _User:
-    times: deque[float]
-    quiet_until: float = 0.0
-
-
 class CommandGuard:
     """How many commands each user sent lately, and who is being ignored."""
 
@@ -42,21 +36,24 @@ class CommandGuard:
                  window: float = WINDOW, quiet: float = QUIET) -> None:
         self.now = now
         self.burst, self.window, self.quiet = burst, window, quiet
-        self._users: dict[int, _User] = {}
+        self._commands: Limit[int] = Limit.window(burst, window, clock=lambda: self.now())
+        self._quiet_until: dict[int, float] = {}
+        """Every user remembered, the one heard from most recently last (0.0: not quiet)."""
         self.ignored = 0
 
     def check(self, user_id: int) -> Verdict:
         now = self.now()
-        user = self._users.pop(user_id, None) or _User(deque(maxlen=self.burst + 1))
-        self._users[user_id] = user  # the most recent last, for forgetting the oldest
-        if now < user.quiet_until:
+        quiet_until = self._quiet_until.pop(user_id, 0.0)
+        self._quiet_until[user_id] = quiet_until
+        if now < quiet_until:
             self.ignored += 1
             return Verdict.IGNORE
-        user.times.append(now)
-        if len(user.times) > self.burst and now - user.times[0] < self.window:
-            user.quiet_until = now + self.quiet
-            user.times.clear()
+        if self._commands.take(user_id) > 0.0:
+            self._quiet_until[user_id] = now + self.quiet
+            self._commands.forget(user_id)
             return Verdict.WARN
-        while len(self._users) > KEPT:
-            del self._users[next(iter(self._users))]
+        while len(self._quiet_until) > KEPT:
+            oldest = next(iter(self._quiet_until))
+            del self._quiet_until[oldest]
+            self._commands.forget(oldest)
         return Verdict.ANSWER

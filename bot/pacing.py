@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.ratelimit import Limit
+
 PER_MINUTE = 19
 """Group calls a minute: spaced so that at most 19 fall in any 60 s, network jitter
 included (Telegram allows 20)."""
@@ -27,7 +29,6 @@ URGENT, EDIT = 0, 1
 
 @dataclass(slots=True)
 class _Group:
-    next_free: float = 0.0
     waiting: list[tuple[int, int]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -42,13 +43,14 @@ class GroupPace:
         # holds at most n even when calls arrive up to a second and a half late or early.
         self.spacing = 60.0 / max(1.0, per_minute - 1) / time_scale
         self.clock = clock
+        self._slots: Limit[int] = Limit(1, self.spacing, clock=clock)
+        """Each group's one slot, back `spacing` after it was taken."""
         self._groups: dict[int, _Group] = {}
         self._tickets = itertools.count()
 
     def wait_for_slot(self, chat_id: int) -> float:
         """Seconds until the next slot of `chat_id` opens (0 when one is free now)."""
-        group = self._groups.get(chat_id)
-        return 0.0 if group is None else max(0.0, group.next_free - self.clock())
+        return self._slots.wait(chat_id)
 
     async def slot(self, chat_id: int, priority: int = EDIT) -> None:
         """Return when this call may go into `chat_id`; the slot is used up."""
@@ -57,17 +59,16 @@ class GroupPace:
         heapq.heappush(group.waiting, ticket)
         try:
             while True:
-                now = self.clock()
-                if group.waiting[0] == ticket and now >= group.next_free:
-                    heapq.heappop(group.waiting)
-                    group.next_free = now + self.spacing
-                    group.changed.set()
-                    group.changed = asyncio.Event()
-                    return
+                if group.waiting[0] == ticket:
+                    delay = self._slots.take(chat_id)
+                    if delay == 0.0:
+                        heapq.heappop(group.waiting)
+                        group.changed.set()
+                        group.changed = asyncio.Event()
+                        return
+                else:
+                    delay = max(self._slots.wait(chat_id), self.spacing)
                 changed = group.changed
-                delay = max(group.next_free - now, 0.0)
-                if group.waiting[0] != ticket:
-                    delay = max(delay, self.spacing)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=delay or None)
         except BaseException:
@@ -82,6 +83,6 @@ class GroupPace:
         """A slot taken but not used (nothing to send after all): the next call may go now."""
         group = self._groups.get(chat_id)
         if group is not None:
-            group.next_free = self.clock()
+            self._slots.give_back(chat_id)
             group.changed.set()
             group.changed = asyncio.Event()

@@ -50,6 +50,9 @@ OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/e2e/test_delivery.py")
 MODULES: dict[str, Module] = {
     "clock": Module("bot/clock.py", ("tests/bot/test_clock.py",)),
     "flood": Module("bot/flood.py", ("tests/bot/test_flood.py",)),
+    "ratelimit": Module("bot/ratelimit.py", ("tests/bot/test_ratelimit.py",
+                                             "tests/bot/test_flood.py",
+                                             "tests/bot/test_pacing.py")),
     "initdata": Module("bot/miniapp/initdata.py", ("tests/miniapp/test_initdata.py",)),
     "db": Module("bot/store/db.py", ("tests/store/test_db.py",
                                      "tests/store/test_migrations.py")),

@@ -32,51 +32,36 @@ refused with 429.
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import hmac
 import html
 import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from telegram import InlineQueryResultArticle, InputTextMessageContent
-from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
-from bot import errors, replies
+from bot import errors
 from bot import proof as proofs
-from bot.callback_data import BadCallbackData, Button, Press
 from bot.games import Games
 from bot.handling import Services, logged_refusal
 from bot.i18n import Translator, normalize_language
-from bot.live import Live, Outbox, Player
+from bot.live import Live, Player
+from bot.miniapp.hub import Hub
 from bot.miniapp.initdata import BadInitData, WebAppUser, check
 from bot.miniapp.links import app_payload, app_table, group_link, page_url
-from bot.miniapp.state import (
-    APP_JOIN,
-    APP_LEAVE,
-    APP_REBUY,
-    APP_TOP_UP,
-    LOBBY_BUTTONS,
-    SVARA_BUTTONS,
-    TURN_BUTTONS,
-    Snapshot,
-    plain,
-    take,
-    view_for,
-)
+from bot.miniapp.presses import Presses
+from bot.miniapp.responses import json_body, port_of, refused, secure, serve
+from bot.miniapp.sessions import PerUser, Session, Tokens
+from bot.miniapp.state import Snapshot, plain, view_for
 from bot.names import display_name
 from bot.records import TableStatus
 from bot.render.messages import WEB_APP
 from bot.render.table import outcome_lines
-from bot.render.views import PrivateHand
-from engine import Act, Action
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +71,6 @@ FILES = {"app.js": "text/javascript", "app.css": "text/css",
 """The page's own files (the stand-in of Telegram's script is served in the sandbox only)."""
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 
-MAX_BODY = 8 * 1024
-"""Largest request body (a press or a session is a few hundred bytes)."""
 SESSION_HOURS = 12
 """The longest a session lasts (less when its initData expires sooner)."""
 STREAMS_PER_USER = 4
@@ -95,106 +78,6 @@ STREAMS_TOTAL = 5000
 PRESS_BURST, PRESS_RATE = 8, 4.0
 """A user may press 8 times at once, then 4 times a second."""
 KEEPALIVE = 15.0
-KEEP_CLOSED = 600.0
-"""Seconds a closed table's last state stays available."""
-
-_TURN = {Button.FOLD: Act.FOLD, Button.CALL: Act.CALL, Button.RAISE: Act.RAISE,
-         Button.ALL_IN: Act.ALL_IN, Button.BLIND: Act.BLIND, Button.NO_BLIND: Act.NO_BLIND}
-_SVARA = {Button.SVARA_JOIN: Act.JOIN_SVARA, Button.SVARA_SKIP: Act.SKIP_SVARA}
-
-
-@dataclass(frozen=True, slots=True)
-class Session:
-    user: int
-    name: str
-    language: str | None
-    table: int
-    expires: int
-
-
-@dataclass(slots=True)
-class _Bucket:
-    tokens: float
-    at: float
-
-
-@dataclass(slots=True)
-class Hub:
-    """Each table's revision and last snapshot; who waits for the next one."""
-
-    clock: Callable[[], float]
-    base: int = field(default_factory=lambda: int(time.time() * 1000))
-    """Revisions start from the process's start time: a client never mistakes a revision
-    of an earlier run for the current one."""
-    revs: dict[int, int] = field(default_factory=dict)
-    snaps: dict[int, Snapshot] = field(default_factory=dict)
-    waiting: dict[int, set[asyncio.Event]] = field(default_factory=dict)
-
-    def shown(self, live: Live) -> None:
-        """The table was shown (called under its lock): a new revision, and the streams
-        that follow it are woken with a snapshot taken now."""
-        rev = self.revs.get(live.id, self.base) + 1
-        self.revs[live.id] = rev
-        waiters = self.waiting.get(live.id)
-        if waiters or live.status is TableStatus.CLOSED:
-            self.snaps[live.id] = take(live, rev, self.clock())
-            for event in waiters or ():
-                event.set()
-        else:
-            self.snaps.pop(live.id, None)
-        if live.status is TableStatus.CLOSED:
-            # A closed table is shown a while longer to pages that open late, then forgotten.
-            asyncio.get_running_loop().call_later(KEEP_CLOSED, self._forget, live.id, rev)
-
-    def _forget(self, table_id: int, rev: int) -> None:
-        if self.revs.get(table_id) == rev and not self.waiting.get(table_id):
-            self.revs.pop(table_id, None)
-            self.snaps.pop(table_id, None)
-
-    async def current(self, live: Live | None, table_id: int) -> Snapshot | None:
-        """The table as it is now (None: no such table in this run)."""
-        rev = self.revs.get(table_id, self.base)
-        snap = self.snaps.get(table_id)
-        if snap is not None and (snap.rev == rev or live is None):
-            return snap
-        if live is None:
-            return None
-        async with live.lock:
-            rev = self.revs.setdefault(table_id, self.base)
-            snap = self.snaps[table_id] = take(live, rev, self.clock())
-        return snap
-
-
-class _Showing:
-    """The table's outbox, also telling the Mini App each time a table is shown (under the
-    table's lock, as `Games` shows it: every move, and a /endgame or a language change too)."""
-
-    def __init__(self, outbox: Outbox, shown: Callable[[Live], None]) -> None:
-        self.outbox = outbox
-        self.shown = shown
-
-    def show(self, live: Live) -> None:
-        self.outbox.show(live)
-        self.shown(live)
-
-    def send_cards(self, live: Live, hands: list[tuple[PrivateHand, str | None]], *,
-                   hand_id: int, rounds: int) -> None:
-        self.outbox.send_cards(live, hands, hand_id=hand_id, rounds=rounds)
-
-    def remind(self, live: Live, player: int, language: str | None, left: int) -> None:
-        self.outbox.remind(live, player, language, left)
-
-    def moved(self, live: Live) -> None:
-        self.outbox.moved(live)
-
-    def evicted(self, live: Live, players: list[tuple[int, str | None]]) -> None:
-        self.outbox.evicted(live, players)
-
-    def resume(self, live: Live, *, message_id: int | None, shown: str | None) -> None:
-        self.outbox.resume(live, message_id=message_id, shown=shown)
-
-    def results_again(self, live: Live) -> None:
-        self.outbox.results_again(live)
 
 
 class MiniApp:
@@ -214,15 +97,16 @@ class MiniApp:
         """A monotonic clock for the rate of presses and sessions."""
         self.telegram_js = telegram_js
         self.hub = Hub(clock)
-        self._key = hmac.new(bot.token.encode(), b"svara mini app sessions",
-                             hashlib.sha256).digest()
+        self._tokens = Tokens(bot.token)
         self._streams: dict[int, int] = {}
         self._total = 0
-        self._buckets: dict[int, _Bucket] = {}
-        self._opened: dict[int, _Bucket] = {}
+        self._buckets = PerUser(PRESS_BURST, PRESS_RATE, lambda: self.rate_clock())
+        self._opened = PerUser(PRESS_BURST, PRESS_RATE, lambda: self.rate_clock())
+        self._presses = Presses(services, bot)
         self._proofs: dict[tuple[int, int], str | None] = {}
         games = services.games
-        games.outbox = _Showing(games.outbox, self.hub.shown)
+        # Each time a table is shown (under its lock), its pages get a new revision.
+        games.watchers.append(self.hub.shown)
 
     @property
     def games(self) -> Games:
@@ -254,7 +138,7 @@ class MiniApp:
     async def _index(self, request: web.Request) -> web.StreamResponse:
         page = (STATIC / "index.html").read_text(encoding="utf-8")
         page = page.replace("{{telegram_js}}", self.telegram_js)
-        return _secure(web.Response(text=page, content_type="text/html"), self.telegram_js)
+        return secure(web.Response(text=page, content_type="text/html"), self.telegram_js)
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -262,67 +146,46 @@ class MiniApp:
         if kind is None or (name == "telegram-web-app.js" and self.telegram_js == TELEGRAM_JS):
             raise web.HTTPNotFound()
         body = (STATIC / name).read_bytes()
-        return _secure(web.Response(body=body, content_type=kind), self.telegram_js)
+        return secure(web.Response(body=body, content_type=kind), self.telegram_js)
 
     # ----------------------------------------------------------------- sessions
 
-    def _token(self, s: Session) -> str:
-        body = base64.urlsafe_b64encode(json.dumps(
-            [s.user, s.name, s.language, s.table, s.expires],
-            ensure_ascii=False, separators=(",", ":")).encode()).decode().rstrip("=")
-        sig = hmac.new(self._key, body.encode(), hashlib.sha256).digest()[:18]
-        return body + "." + base64.urlsafe_b64encode(sig).decode()
-
     def _from_token(self, token: object) -> Session:
-        if not isinstance(token, str) or len(token) > 1024 or "." not in token:
-            raise _refused(401, "no session")
-        body, _, sig = token.rpartition(".")
-        want = base64.urlsafe_b64encode(
-            hmac.new(self._key, body.encode(), hashlib.sha256).digest()[:18]).decode()
-        if not hmac.compare_digest(want.encode(), sig.encode()):
-            raise _refused(401, "no session")
-        try:
-            user, name, language, table, expires = json.loads(
-                base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
-        except (ValueError, TypeError):
-            raise _refused(401, "no session") from None
-        if expires < self.clock():
-            raise _refused(401, "session expired")
-        return Session(int(user), str(name), language, int(table), int(expires))
+        return self._tokens.read(token, self.clock)
 
     def _tr(self, user: int, language: str | None) -> Translator:
         chosen = self.services.languages.chosen(user)
         return self.services.translations.get(normalize_language(chosen or language))
 
     async def _session(self, request: web.Request) -> web.StreamResponse:
-        body = await _json_body(request)
+        body = await json_body(request)
         init, payload = body.get("init"), body.get("table")
         if not isinstance(init, str) or not isinstance(payload, str):
-            raise _refused(400, "init and table are needed")
+            raise refused(400, "init and table are needed")
         try:
             user: WebAppUser = check(init, self.bot.token, now=self.clock(),
                                      max_age=self.max_age)
         except BadInitData as err:
-            raise _refused(401, f"initData refused: {err.reason}") from None
-        if not self._allow(user.id, self._opened):
-            raise _refused(429, "too many sessions")
+            raise refused(401, f"initData refused: {err.reason}") from None
+        if not self._opened.allow(user.id):
+            raise refused(429, "too many sessions")
         if user.start_param is not None and user.start_param != payload:
-            raise _refused(403, "the link names another table")
+            raise refused(403, "the link names another table")
         table_id = app_table(self.services.link_secret, payload)
         if table_id is None:
-            raise _refused(403, "not a table of this bot")
+            raise refused(403, "not a table of this bot")
         live = self.games.tables.get(table_id)
         snap = await self.hub.current(live, table_id)
         if snap is None:
-            raise _refused(404, "no such table")
+            raise refused(404, "no such table")
         tr = self._tr(user.id, user.language)
         seated = any(s.player == user.id for s in snap.view.seats)
-        if not seated and not await self._is_member(snap.chat_id, user.id):
-            raise _refused(403, errors.NotAWatcher().text(tr))
+        if not seated and not await self._presses.is_member(snap.chat_id, user.id):
+            raise refused(403, errors.NotAWatcher().text(tr))
         name = display_name(user.name, user.id)
         expires = min(user.auth_date + self.max_age, self.clock() + SESSION_HOURS * 3600)
         session = Session(user.id, name, user.language, table_id, int(expires))
-        return web.json_response({"session": self._token(session), "state": view_for(
+        return web.json_response({"session": self._tokens.make(session), "state": view_for(
             snap, user.id, tr, self.clock(), proof=await self._proof(snap))})
 
     async def _proof(self, snap: Snapshot) -> str | None:
@@ -348,11 +211,11 @@ class MiniApp:
     async def _events(self, request: web.Request) -> web.StreamResponse:
         session = self._from_token(request.query.get("s"))
         if await self.hub.current(self.games.tables.get(session.table), session.table) is None:
-            raise _refused(404, "no such table")  # forgotten since: the page stops asking
+            raise refused(404, "no such table")  # forgotten since: the page stops asking
         if self._streams.get(session.user, 0) >= STREAMS_PER_USER:
-            raise _refused(429, "too many streams")
+            raise refused(429, "too many streams")
         if self._total >= STREAMS_TOTAL:
-            raise _refused(503, "too many streams")
+            raise refused(503, "too many streams")
         self._streams[session.user] = self._streams.get(session.user, 0) + 1
         self._total += 1
         wake = asyncio.Event()
@@ -380,7 +243,7 @@ class MiniApp:
     async def _stream(self, request: web.Request, response: web.StreamResponse,
                       session: Session, wake: asyncio.Event) -> None:
         """Write the table's states to `response` until it closes (or the page goes)."""
-        _secure(response, self.telegram_js)
+        secure(response, self.telegram_js)
         await response.prepare(request)
         last = request.headers.get("Last-Event-ID", "")
         tr = self._tr(session.user, session.language)
@@ -405,27 +268,11 @@ class MiniApp:
 
     # ----------------------------------------------------------------- presses
 
-    def _allow(self, user: int, buckets: dict[int, _Bucket]) -> bool:
-        """A user's press (or session) within his bucket: `PRESS_BURST` at once, then
-        `PRESS_RATE` a second (on the monotonic clock)."""
-        now = self.rate_clock()
-        bucket = buckets.get(user)
-        if bucket is None:
-            if len(buckets) > 10_000:
-                buckets.clear()
-            bucket = buckets[user] = _Bucket(PRESS_BURST, now)
-        bucket.tokens = min(PRESS_BURST, bucket.tokens + (now - bucket.at) * PRESS_RATE)
-        bucket.at = now
-        if bucket.tokens < 1:
-            return False
-        bucket.tokens -= 1
-        return True
-
     async def _press(self, request: web.Request) -> web.StreamResponse:
-        body = await _json_body(request)
+        body = await json_body(request)
         session = self._from_token(body.get("s"))
-        if not self._allow(session.user, self._buckets):
-            raise _refused(429, "too many presses")
+        if not self._buckets.allow(session.user):
+            raise refused(429, "too many presses")
         tr = self._tr(session.user, session.language)
         who = Player(session.user, session.name, session.language)
         try:
@@ -439,84 +286,16 @@ class MiniApp:
     async def do(self, table_id: int, who: Player, data: object) -> str | None:
         """Press the button `data` of the table `table_id` as `who` (same path as the chat);
         what to tell him besides the table itself (a message id), if anything."""
-        if not isinstance(data, str) or len(data) > 64:
-            raise errors.Expired()
-        if data.startswith("app:"):
-            return await self._lobby(table_id, who, data)
-        try:
-            press = Press.decode(data)
-        except BadCallbackData:
-            raise errors.Expired() from None
-        live = self.games.tables.get(table_id)
-        if live is None or press.table != table_id:
-            raise errors.Expired()
-        button = press.button
-        games = self.games
-        if press.hand == 0 and button in LOBBY_BUTTONS:
-            if button is Button.JOIN:
-                if not await self._is_member(live.chat_id, who.id):
-                    raise errors.NotAMember()
-                await games.join(live, who)
-            elif button is Button.LEAVE:
-                await games.leave(live, who)
-            else:
-                admin = who.id == live.creator or await self._is_admin(live.chat_id, who.id)
-                await games.start(live, who, is_admin=admin)
-        elif button is Button.BACK:
-            await games.come_back(live, who)
-        elif button in TURN_BUTTONS:
-            await games.press(live, who, Action(_TURN[button], 0, press.amount),
-                              hand_id=press.hand, seq=press.seq)
-        elif button in SVARA_BUTTONS:
-            await games.press(live, who, Action(_SVARA[button], 0), hand_id=press.hand,
-                              seq=None)
-        else:
-            raise errors.Expired()
-        return None
-
-    async def _lobby(self, table_id: int, who: Player, data: str) -> str | None:
-        """The lobby's own presses, as /join, /leave, /topup and /rebuy do them in the group:
-        now, or (during his hand) kept for the next one."""
-        live = self.games.tables.get(table_id)
-        if live is None:
-            raise errors.Expired()
-        games, store = self.games, self.services.store
-        if data == APP_JOIN:
-            if not await self._is_member(live.chat_id, who.id):
-                raise errors.NotAMember()
-            during = live.hand is not None
-            await games.join(live, who)
-            return replies.SEATED_NEXT_HAND if during else None
-        if data == APP_LEAVE:
-            await games.leave(live, who)
-            return None
-        if data == APP_TOP_UP:
-            try:
-                await games.top_up(live, who, None)
-            except (errors.WaitForHand, errors.TopUpAfterHand):
-                if await store.users.balance(who.id) == 0:
-                    room = (live.next_settings or live.settings).max_buy_in
-                    raise errors.BadTopUp(room=room, balance=0) from None
-                await store.gifts.queue(live.id, who.id, "top_up", None)
-                return replies.TOP_UP_ALL_NEXT_HAND
-            return None
-        if data == APP_REBUY:
-            try:
-                await games.rebuy(live, who)
-            except errors.WaitForHand:
-                await store.gifts.queue(live.id, who.id, "rebuy", None)
-                return replies.REBUY_NEXT_HAND
-            return None
-        raise errors.Expired()
+        return await self._presses.do(table_id, who, data)
 
     # ----------------------------------------------------------------- sharing
 
     async def _share(self, request: web.Request) -> web.StreamResponse:
         """The last hand's result as a message the player may send to a chat he picks."""
-        body = await _json_body(request)
+        body = await json_body(request)
         session = self._from_token(body.get("s"))
-        if not self._allow(session.user, self._buckets):
-            raise _refused(429, "too many presses")
+        if not self._buckets.allow(session.user):
+            raise refused(429, "too many presses")
         tr = self._tr(session.user, session.language)
         snap = await self.hub.current(self.games.tables.get(session.table), session.table)
         outcome = None if snap is None else snap.view.outcome
@@ -543,94 +322,5 @@ class MiniApp:
             return web.json_response({"ok": False, "error": logged_refusal(err).text(tr)})
         return web.json_response({"ok": True, "id": prepared.id})
 
-    async def _member(self, chat_id: int, user_id: int) -> Any:
-        if chat_id > 0:  # a practice table: only its player is "in" the chat
-            return None
-        try:
-            return await self.bot.get_chat_member(chat_id, user_id)
-        except TelegramError:
-            return None
 
-    async def _is_member(self, chat_id: int, user_id: int) -> bool:
-        if chat_id > 0:
-            return chat_id == user_id
-        member = await self._member(chat_id, user_id)
-        if member is None or member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-            return False
-        return member.status != ChatMemberStatus.RESTRICTED or bool(
-            getattr(member, "is_member", False))
-
-    async def _is_admin(self, chat_id: int, user_id: int) -> bool:
-        member = await self._member(chat_id, user_id)
-        return member is not None and member.status in (ChatMemberStatus.OWNER,
-                                                        ChatMemberStatus.ADMINISTRATOR)
-
-
-def _secure(response: web.StreamResponse, telegram_js: str) -> web.StreamResponse:
-    """Only the page's own files and Telegram's script may run; no framing by others."""
-    script = "'self'" if telegram_js.startswith("/") else f"'self' {telegram_js}"
-    response.headers["Content-Security-Policy"] = (
-        f"default-src 'none'; script-src {script}; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; "
-        "frame-ancestors https://web.telegram.org https://*.telegram.org 'self'")
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["Cache-Control"] = response.headers.get("Cache-Control", "no-cache")
-    return response
-
-
-def _refused(status: int, reason: str) -> web.HTTPException:
-    body = json.dumps({"ok": False, "error": reason})
-    kinds: dict[int, type[web.HTTPException]] = {
-        400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden,
-        404: web.HTTPNotFound, 413: web.HTTPRequestEntityTooLarge,
-        429: web.HTTPTooManyRequests, 503: web.HTTPServiceUnavailable}
-    if status == 413:
-        return web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=MAX_BODY + 1,
-                                             text=body, content_type="application/json")
-    return kinds[status](text=body, content_type="application/json")
-
-
-async def _json_body(request: web.Request) -> dict[str, Any]:
-    """The request's whole body as a JSON object, however many writes it came in; never
-    more than `MAX_BODY` + 1 bytes are read."""
-    body = bytearray()
-    while len(body) <= MAX_BODY:
-        chunk = await request.content.read(MAX_BODY + 1 - len(body))
-        if not chunk:
-            break
-        body += chunk
-    if len(body) > MAX_BODY:
-        raise _refused(413, "too large")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        # RecursionError: arrays nested deeper than the parser goes.
-        raise _refused(400, "not JSON") from None
-    if not isinstance(data, dict):
-        raise _refused(400, "not a JSON object")
-    return data
-
-
-async def serve(miniapp: MiniApp, listen: str, port: int) -> web.AppRunner:
-    """The Mini App on a server of its own (long polling: no webhook server to share)."""
-    app = web.Application(client_max_size=MAX_BODY)
-    miniapp.add_routes(app)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, listen, port).start()
-    except BaseException:
-        await runner.cleanup()
-        raise
-    return runner
-
-
-def port_of(runner: web.AppRunner) -> int:
-    """The port a runner listens on (the real one when 0 was asked for)."""
-    for address in runner.addresses:
-        return int(address[1])
-    raise RuntimeError("not listening")
-
-
-__all__ = ["MiniApp", "app_payload", "serve"]
+__all__ = ["MiniApp", "app_payload", "port_of", "serve"]
