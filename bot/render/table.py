@@ -226,7 +226,7 @@ def _playing(view: TableView, tr: Translator) -> Screen:
         marker = "▶ " if i == hand.to_act or i in hand.pending else "   "
         lines.append(f"{marker}{_name(view, s.player)}: {seat_status(view, tr, hand, i)}")
     if view.last is not None and view.last_id and not hand.actions:
-        lines += ["", _last_hand_line(view, tr, view.last)]
+        lines += ["", *_last_showdown(view, tr, view.last)]
     earlier = earlier_showdown(view, tr, hand)
     if earlier:
         lines += ["", *earlier]
@@ -375,6 +375,15 @@ def _between_hands(view: TableView, tr: Translator) -> Screen:
     if any(s.sitting_out for s in view.seats):
         rows.append(((tr.gettext("I'm back"), Press(view.table_id, 0, 0, Button.BACK).encode()),))
     return Screen("\n".join(lines), tuple(rows))
+
+
+def _last_showdown(view: TableView, tr: Translator, last: Outcome) -> list[str]:
+    """The hand before this one, face up until this one's first action: the cards and
+    points shown at its showdown, then who took its biggest pot."""
+    lines = [tr.format("{name}: {cards} ({points})", name=_name(view, player),
+                       cards=cards_text(cards), points=points)
+             for player, cards, points in last.shown]
+    return [*lines, _last_hand_line(view, tr, last)]
 
 
 def _last_hand_line(view: TableView, tr: Translator, last: Outcome) -> str:

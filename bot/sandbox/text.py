@@ -29,7 +29,11 @@ _TAGS = {
     "pre": "pre",
     "blockquote": "blockquote",
     "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
 }
+_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
+"""The `date_time` entity's formats: relative ("in 25 seconds"), or any of the day of the
+week, a short or long date and a short or long time (empty: the text as written)."""
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]*);")
 _ATTR = re.compile(r"\s*([a-zA-Z][a-zA-Z0-9_-]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>\"']+))?")
@@ -138,6 +142,9 @@ def _entity_for(opened: _Open, length: int) -> dict[str, Any] | None:
         entity["type"] = "expandable_blockquote"
     elif opened.tag == "tg-emoji":
         entity["custom_emoji_id"] = opened.attrs["emoji-id"]
+    elif opened.tag == "tg-time":
+        entity["unix_time"] = int(opened.attrs["unix"])
+        entity["date_time_format"] = opened.attrs.get("format", "")
     return entity
 
 
@@ -194,6 +201,10 @@ class _HtmlParser:
             raise _fail(f'Tag "span" must have class "tg-spoiler" at byte offset {at}')
         if tag == "tg-emoji" and "emoji-id" not in attrs:
             raise _fail(f'Tag "tg-emoji" must have attribute "emoji-id" at byte offset {at}')
+        if tag == "tg-time" and not (attrs.get("unix", "").isdigit()
+                                     and _TIME_FORMAT.fullmatch(attrs.get("format", ""))):
+            raise _fail(f'Tag "tg-time" must have a valid attribute "unix" and "format" at'
+                        f" byte offset {at}")
         if tag == "code" and self.stack and self.stack[-1].tag == "pre" and "class" in attrs:
             # <pre><code class="language-x"> sets the language of the pre block
             self.stack[-1].attrs["language"] = attrs["class"].removeprefix("language-")

@@ -210,7 +210,8 @@ class Bed:
         over: in the svara window it opened, in the rounds after it, at the end of the hand,
         or on the closed table after its last hand; cards folded are never shown. A private
         chat sees only its own player's cards, and those a group would see of the practice
-        table played in it.
+        table played in it. The next hand's table message shows the last hand's showdown
+        until its first action.
         """
         store = await Store.open(self.db)
         try:
@@ -263,6 +264,11 @@ class Deal:
         if title == "🃏 Svara: the table is closed.":
             return self.over and self.last
         m = _TITLE.fullmatch(title)
+        if m is not None and int(m["hand"]) > self.hand_no:
+            # The next hand shows the last one's showdown face up until its first action.
+            return self.over and any(line.startswith("Last hand: ")
+                                     and line.endswith(f" · /hand {self.hand_no}")
+                                     for line in lines)
         if m is None or int(m["hand"]) != self.hand_no:
             return False
         if m["over"]:
