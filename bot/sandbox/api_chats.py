@@ -136,7 +136,7 @@ async def answer_callback_query(ctx: Ctx) -> Any:
     query = world.queries.get(ctx.params.get_str("callback_query_id") or "")
     if query is not None and query.answer is not None:
         # Telegram answers as for an old query; the stand-in also says what happened.
-        ctx.server.transcript.flag(ANSWERED_TWICE, f"press {query.id} answered twice")
+        ctx.transcript.flag(ANSWERED_TWICE, f"press {query.id} answered twice")
         raise ApiError(400, QUERY_TOO_OLD)
     if query is None or world.clock() - query.created > world.callback_timeout:
         raise ApiError(400, QUERY_TOO_OLD)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.sandbox.errors import (
     BLOCKED,
@@ -14,21 +14,26 @@ from bot.sandbox.errors import (
     bad_request,
     forbidden,
 )
+from bot.sandbox.faults import Faults
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.params import Params
-
-if TYPE_CHECKING:
-    from bot.sandbox.server import SandboxServer
-    from bot.sandbox.world import World
+from bot.sandbox.transcript import Transcript
+from bot.sandbox.webhook import Webhook
+from bot.sandbox.world import World
 
 
 @dataclass(frozen=True, slots=True)
 class Ctx:
-    """One call being served."""
+    """One call being served, with the parts of the server a method may use."""
 
     world: World
     params: Params
-    server: SandboxServer
+    transcript: Transcript
+    """Where a method flags what the bot did wrong."""
+    faults: Faults
+    """The faults a test asked for."""
+    webhook: Webhook
+    """The webhook the bot set, if any."""
 
 
 Handler = Callable[[Ctx], Awaitable[Any]]

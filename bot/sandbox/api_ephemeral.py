@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox import api_messages
 from bot.sandbox.api_common import Ctx, Handler, chat_for, reply_for, thread_for
+from bot.sandbox.api_content import caption_text, message_text, photo_from, same_markup
+from bot.sandbox.api_messages import send_message as send_plain_message
+from bot.sandbox.api_messages import send_photo as send_plain_photo
 from bot.sandbox.ephemeral import WINDOW, EphemeralRecord
 from bot.sandbox.errors import (
     DELETE_NOT_FOUND,
@@ -145,7 +147,7 @@ def _store(ctx: Ctx, chat: ChatRecord, receiver: UserRecord, fields: dict[str, A
         **fields,
     )
     world.ephemeral.add(record)
-    vanish_after = ctx.server.faults.take_ephemeral_loss(receiver.id)
+    vanish_after = ctx.faults.take_ephemeral_loss(receiver.id)
     if vanish_after is not None:
         record.lost_at = record.sent_at + vanish_after
     world.touch()
@@ -155,19 +157,19 @@ def _store(ctx: Ctx, chat: ChatRecord, receiver: UserRecord, fields: dict[str, A
 async def send_message(ctx: Ctx) -> Any:
     """sendMessage, ephemeral when ephemeral_message_parameters is given."""
     if not ctx.params.has(PARAMETERS):
-        return await api_messages.send_message(ctx)
+        return await send_plain_message(ctx)
     chat, receiver, fields = _prepare(ctx)
-    parsed = api_messages.message_text(ctx)
+    parsed = message_text(ctx)
     return _store(ctx, chat, receiver, fields, parsed, caption=False).to_json()
 
 
 async def send_photo(ctx: Ctx) -> Any:
     """sendPhoto, ephemeral when ephemeral_message_parameters is given."""
     if not ctx.params.has(PARAMETERS):
-        return await api_messages.send_photo(ctx)
+        return await send_plain_photo(ctx)
     chat, receiver, fields = _prepare(ctx)
-    parsed = api_messages.caption_text(ctx)
-    photo = api_messages._photo_from(ctx)
+    parsed = caption_text(ctx)
+    photo = photo_from(ctx)
     record = _store(ctx, chat, receiver, fields, parsed, caption=True)
     record.photo = photo
     return record.to_json()
@@ -201,12 +203,12 @@ async def edit_text(ctx: Ctx) -> Any:
     record = _own(ctx, _named(ctx, EDIT_NOT_FOUND))
     if record.text is None:
         raise bad_request("there is no text in the message to edit")
-    parsed = api_messages.message_text(ctx)
+    parsed = message_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"), private=False)
     if (
         parsed.text == record.text
         and parsed.entities == record.entities
-        and api_messages.same_markup(markup, record.reply_markup)
+        and same_markup(markup, record.reply_markup)
     ):
         raise ApiError(400, NOT_MODIFIED)
     record.history.append(record.text)
@@ -219,13 +221,13 @@ async def edit_caption(ctx: Ctx) -> Any:
     record = _own(ctx, _named(ctx, EDIT_NOT_FOUND))
     if record.photo is None:
         raise bad_request("there is no caption in the message to edit")
-    parsed = api_messages.caption_text(ctx)
+    parsed = caption_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"), private=False)
     caption = parsed.text or None
     if (
         caption == record.caption
         and parsed.entities == record.entities
-        and api_messages.same_markup(markup, record.reply_markup)
+        and same_markup(markup, record.reply_markup)
     ):
         raise ApiError(400, NOT_MODIFIED)
     record.history.append(record.caption)
@@ -237,7 +239,7 @@ async def edit_reply_markup(ctx: Ctx) -> Any:
     """editEphemeralMessageReplyMarkup; without reply_markup the keyboard is removed."""
     record = _own(ctx, _named(ctx, EDIT_NOT_FOUND))
     markup = validate_markup(ctx.params.raw("reply_markup"), private=False)
-    if api_messages.same_markup(markup, record.reply_markup):
+    if same_markup(markup, record.reply_markup):
         raise ApiError(400, NOT_MODIFIED)
     record.reply_markup = markup
     return _edited(ctx, record)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import struct
 from typing import Any
 
 from bot.sandbox.api_common import Ctx, Handler, chat_for, message_for, reply_for, thread_for
+from bot.sandbox.api_content import caption_text, message_text, photo_from, same_markup
 from bot.sandbox.errors import (
-    CAPTION_TOO_LONG,
     DELETE_NOT_FOUND,
     EDIT_NOT_FOUND,
     NOT_MODIFIED,
@@ -16,36 +14,7 @@ from bot.sandbox.errors import (
     bad_request,
 )
 from bot.sandbox.markup import validate_markup
-from bot.sandbox.models import FileRecord, MessageRecord
-from bot.sandbox.text import MAX_CAPTION, Parsed, prepare_text
-
-
-def _entities(ctx: Ctx, name: str) -> list[dict[str, Any]] | None:
-    value = ctx.params.raw(name)
-    return value if isinstance(value, list) else None
-
-
-def message_text(ctx: Ctx) -> Parsed:
-    """The text of a sendMessage or editMessageText, checked as Telegram checks it."""
-    return prepare_text(
-        ctx.params.get_str("text"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "entities"),
-        strict_entities=ctx.world.strict_html_entities,
-    )
-
-
-def caption_text(ctx: Ctx) -> Parsed:
-    """The caption of a sendPhoto (or an edit of it), checked as Telegram checks it."""
-    return prepare_text(
-        ctx.params.get_str("caption"),
-        ctx.params.get_str("parse_mode"),
-        _entities(ctx, "caption_entities"),
-        limit=MAX_CAPTION,
-        too_long=CAPTION_TOO_LONG,
-        allow_empty=True,
-        strict_entities=ctx.world.strict_html_entities,
-    )
+from bot.sandbox.models import MessageRecord
 
 
 async def send_message(ctx: Ctx) -> Any:
@@ -68,20 +37,12 @@ async def send_message(ctx: Ctx) -> Any:
     return message.to_json()
 
 
-def _photo_size(data: bytes) -> tuple[int, int]:
-    """Width and height of a PNG; other formats get a plausible square."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        width, height = struct.unpack(">II", data[16:24])
-        return int(width), int(height)
-    return 320, 320
-
-
 async def send_photo(ctx: Ctx) -> Any:
     """sendPhoto: an upload is stored as bytes; a known file_id is reused."""
     chat = chat_for(ctx)
     thread_id = thread_for(ctx, chat)
     reply_to = reply_for(ctx, chat)
-    photo = _photo_from(ctx)
+    photo = photo_from(ctx)
     parsed = caption_text(ctx)
     markup = validate_markup(ctx.params.raw("reply_markup"),
                              private=chat.type == "private")
@@ -97,37 +58,6 @@ async def send_photo(ctx: Ctx) -> Any:
     message.photo = photo
     message.caption = parsed.text or None
     return message.to_json()
-
-
-def _photo_from(ctx: Ctx) -> FileRecord:
-    files = ctx.world.files
-    ref = ctx.params.get_str("photo")
-    upload = ctx.params.uploads.get("photo")
-    if ref and ref.startswith("attach://"):
-        upload = ctx.params.uploads.get(ref.removeprefix("attach://"))
-    if upload is not None:
-        digest = hashlib.sha1(upload.data).hexdigest()[:16]
-        width, height = _photo_size(upload.data)
-        record = FileRecord(
-            file_id=f"AgAC{digest}{len(files)}",
-            file_unique_id=f"AQAD{digest}",
-            data=upload.data,
-            path=f"photos/file_{len(files)}.jpg",
-            width=width,
-            height=height,
-        )
-        files[record.file_id] = record
-        return record
-    if ref and ref in files:
-        return files[ref]
-    if ref and ref.lower().startswith(("http://", "https://")):
-        # Telegram would fetch the URL; the stand-in keeps the address as the content.
-        record = FileRecord(f"AgACurl{len(files)}", f"AQADurl{len(files)}", ref.encode(), "")
-        files[record.file_id] = record
-        return record
-    if not ref:
-        raise bad_request("there is no photo in the request")
-    raise bad_request("wrong file identifier/HTTP URL specified")
 
 
 def _to_edit(ctx: Ctx) -> MessageRecord:
@@ -198,13 +128,6 @@ async def unpin_chat_message(ctx: Ctx) -> Any:
     chat.pinned = [m for m in chat.pinned if m != message_id]
     ctx.world.touch()
     return True
-
-
-def same_markup(new: dict[str, Any] | None, old: dict[str, Any] | None) -> bool:
-    def rows(markup: dict[str, Any] | None) -> Any:
-        return (markup or {}).get("inline_keyboard") or []
-
-    return bool(rows(new) == rows(old))
 
 
 def _deletable(ctx: Ctx, message: MessageRecord) -> bool:

@@ -13,7 +13,7 @@ _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 async def get_updates(ctx: Ctx) -> Any:
     """getUpdates with real long polling: waits up to `timeout` s for an update."""
-    if ctx.server.webhook.url:
+    if ctx.webhook.url:
         raise ApiError(409, CONFLICT_WEBHOOK)
     params = ctx.params
     limit = min(max(params.get_int("limit", 100) or 100, 1), 100)
@@ -41,16 +41,16 @@ async def set_webhook(ctx: Ctx) -> Any:
     allowed_list = allowed if isinstance(allowed, list) else None
     ctx.world.updates.set_allowed(allowed_list)
     if url:
-        await ctx.server.webhook.set(url, secret, allowed_list)
-        ctx.server.webhook.max_connections = params.get_int("max_connections", 40) or 40
+        await ctx.webhook.set(url, secret, allowed_list)
+        ctx.webhook.max_connections = params.get_int("max_connections", 40) or 40
     else:
-        await ctx.server.webhook.stop()
+        await ctx.webhook.stop()
     return True
 
 
 async def delete_webhook(ctx: Ctx) -> Any:
     """deleteWebhook, optionally dropping pending updates."""
-    await ctx.server.webhook.stop()
+    await ctx.webhook.stop()
     if ctx.params.get_bool("drop_pending_updates"):
         ctx.world.updates.drop_all()
     return True
@@ -58,7 +58,7 @@ async def delete_webhook(ctx: Ctx) -> Any:
 
 async def get_webhook_info(ctx: Ctx) -> Any:
     """getWebhookInfo."""
-    return ctx.server.webhook.info()
+    return ctx.webhook.info()
 
 
 HANDLERS: dict[str, Handler] = {

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from bot.sandbox.ephemeral import EphemeralRecord, is_ephemeral_command, send_from_member
+from bot.sandbox.ephemeral import EphemeralRecord
+from bot.sandbox.ephemeral_members import is_ephemeral_command, send_from_member
 from bot.sandbox.errors import SandboxError
 from bot.sandbox.models import (
     CallbackAnswer,
@@ -19,10 +20,8 @@ from bot.sandbox.models import (
     MessageRecord,
     UserRecord,
 )
+from bot.sandbox.state import WorldState
 from bot.sandbox.text import detect_entities, utf16_len
-
-if TYPE_CHECKING:
-    from bot.sandbox.world import World
 
 _PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -80,7 +79,7 @@ class Inline:
 class Player:
     """A person in the simulated Telegram, driven by a test."""
 
-    def __init__(self, world: World, record: UserRecord) -> None:
+    def __init__(self, world: WorldState, record: UserRecord) -> None:
         self.world = world
         self.record = record
 

@@ -10,8 +10,12 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.sandbox import api_chats, api_ephemeral, api_inline, api_messages, api_updates
+from bot.sandbox.api_chats import HANDLERS as CHAT_METHODS
 from bot.sandbox.api_common import Ctx, Handler
+from bot.sandbox.api_ephemeral import HANDLERS as EPHEMERAL_METHODS
+from bot.sandbox.api_inline import HANDLERS as INLINE_METHODS
+from bot.sandbox.api_messages import HANDLERS as MESSAGE_METHODS
+from bot.sandbox.api_updates import HANDLERS as UPDATE_METHODS
 from bot.sandbox.errors import METHOD_NOT_FOUND, ApiError, too_many_requests
 from bot.sandbox.faults import Fault, FaultKind, Faults
 from bot.sandbox.limits import FLOOD_METHODS, FloodControl, FloodMode, FloodRules
@@ -47,11 +51,11 @@ class SandboxServer:
         self._port = port
         self._runner: web.AppRunner | None = None
         self._handlers: dict[str, Handler] = {
-            **api_messages.HANDLERS,
-            **api_chats.HANDLERS,
-            **api_updates.HANDLERS,
-            **api_inline.HANDLERS,
-            **api_ephemeral.HANDLERS,  # last: it serves ephemeral sends, the rest as before
+            **MESSAGE_METHODS,
+            **CHAT_METHODS,
+            **UPDATE_METHODS,
+            **INLINE_METHODS,
+            **EPHEMERAL_METHODS,  # last: it serves ephemeral sends, the rest as before
         }
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -149,7 +153,7 @@ class SandboxServer:
             raise ApiError(404, METHOD_NOT_FOUND)
         if key in FLOOD_METHODS:
             self._check_flood(call, key, params)
-        return await handler(Ctx(self.world, params, self))
+        return await handler(Ctx(self.world, params, self.transcript, self.faults, self.webhook))
 
     def _check_flood(self, call: Call, key: str, params: Params) -> None:
         chat = self.world.find_chat(params.raw("chat_id"))
