@@ -30,10 +30,10 @@ from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
 from bot.i18n import Translations
 from bot.languages import Languages
-from bot.metrics import Metrics, newest_backup_in
+from bot.metrics import Metrics
 from bot.miniapp.server import MiniApp
 from bot.next_hand import NextHand
-from bot.ops.backups import Backups
+from bot.ops.backups import Backups, newest_backup_in
 from bot.ops.events import Events
 from bot.ops.health import Health
 from bot.ops.startup import (

@@ -25,7 +25,6 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -201,19 +200,3 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
-
-
-def newest_backup_in(folder: Path | None) -> Callable[[], float | None]:
-    """The time of the newest automatic backup in ``folder`` (None: none, or no folder)."""
-    from bot.ops.backups import stamp_of
-
-    def newest() -> float | None:
-        if folder is None:
-            return None
-        try:
-            stamps = [s for p in folder.iterdir() if (s := stamp_of(p)) is not None]
-        except OSError:
-            return None
-        return max(stamps, default=None)
-
-    return newest

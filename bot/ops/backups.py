@@ -65,6 +65,20 @@ def stamp_of(path: Path) -> float | None:
     return datetime.strptime(match.group(1), STAMP).replace(tzinfo=UTC).timestamp()
 
 
+def newest_backup_in(folder: Path | None) -> Callable[[], float | None]:
+    """The time of the newest automatic backup in ``folder`` (None: none, or no folder)."""
+    def newest() -> float | None:
+        if folder is None:
+            return None
+        try:
+            stamps = [s for p in folder.iterdir() if (s := stamp_of(p)) is not None]
+        except OSError:
+            return None
+        return max(stamps, default=None)
+
+    return newest
+
+
 class Backups:
     """The backup folder and its schedule; `tick()` takes a copy when one is due."""
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.ops.restore import restore
 from bot.ops.status import status
-from bot.ops.where import announce, resolve
 from bot.store.cli import add_target_options
+from bot.store.where import announce, resolve
 
 
 def _parser() -> argparse.ArgumentParser:

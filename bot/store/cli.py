@@ -5,7 +5,7 @@
 ``python -m bot.store.cli``). They all work while the bot is running: the audit reads one
 consistent snapshot, and the backup copies one with SQLite's online backup API. Without
 ``--db`` they act on the bot's own database (``SVARA_DATABASE`` from the environment or
-``.env``, see `bot.ops.where`), and say which file that is.
+``.env``, see `bot.store.where`), and say which file that is.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from bot.store.errors import StoreError
 from bot.store.migrations import schema_version
 from bot.store.schema import LATEST
 from bot.store.sql import fetchone, read_only_uri
+from bot.store.where import announce, resolve
 
 T = TypeVar("T")
 
@@ -221,8 +222,6 @@ def _user_id(text: str) -> int | None:
 
 def main(argv: list[str]) -> int:
     """Run one operator command; ``argv`` starts with the command name."""
-    from bot.ops.where import announce, resolve
-
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exit_:

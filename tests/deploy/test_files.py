@@ -11,7 +11,8 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.metrics import Metrics, newest_backup_in
+from bot.metrics import Metrics
+from bot.ops.backups import newest_backup_in
 from tests.bot.proc import REPO
 
 
