@@ -20,11 +20,12 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
-from telegram import BotCommand, Update
+from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 
 from bot.clock import JobQueueAlarms
+from bot.ephemeral_api import Command, set_commands
 from bot.games import Games
 from bot.handling import Context, Services
 from bot.http import AiohttpRequest, hide_private_texts
@@ -55,7 +56,7 @@ from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.store.db import hide_statements
 from bot.table_settings import TableSettings
-from bot.texts import COMMANDS
+from bot.texts import COMMANDS, EPHEMERAL_COMMANDS
 
 log = logging.getLogger(__name__)
 
@@ -214,9 +215,11 @@ async def start_services(
     try:
         for language in translations.languages:
             tr = translations.get(language)
-            commands = [BotCommand(c, tr.gettext(d)) for c, d in COMMANDS]
+            # Private asks are ephemeral commands: only the asker sees them, and the answer.
+            commands = [Command(c, tr.gettext(d), is_ephemeral=c in EPHEMERAL_COMMANDS)
+                        for c, d in COMMANDS]
             code = None if language == translations.get(None).language else language
-            await app.bot.set_my_commands(commands, language_code=code)
+            await set_commands(app.bot, commands, language_code=code)
     except Exception as err:  # a missing command list must not keep the tables down
         log.warning("could not register the command list: %s", err)
     # Everything loaded so far lives as long as the process: keep it out of the cyclic

@@ -101,7 +101,14 @@ async def _handle_press(query: CallbackQuery, context: Context, tr: Translator) 
     button = press.button
     if button is Button.CARDS:
         hand, seat = games.cards(live, who, press.hand)
-        await query.answer(popup(cards_popup(tr, hand, seat)), show_alert=True)
+        outbox = context.services.outbox
+        # Asked again in the same hand: the message in the group may not have reached
+        # him (Telegram does not promise it), so the popup answers too.
+        again = outbox.holds_cards_here(live.id, who.id, press.hand)
+        at_once = outbox.cards_here(live, who.id, seat, tr, press_id=query.id)
+        # On their way into the group, for him alone: a toast says them at once; where
+        # that message waits for the group's budget, the popup holds them.
+        await query.answer(popup(cards_popup(tr, hand, seat)), show_alert=again or not at_once)
         return True
     if press.hand == 0:
         toast = await _lobby_button(context, live, who, button, tr)
@@ -301,10 +308,11 @@ async def on_added(update: Update, context: Context) -> None:
         # Removed, or may not write: nobody could see or act at its tables any more.
         await context.services.games.evict(change.chat.id)
         return
+    outbox = context.services.outbox
+    outbox.rights_changed(change.chat.id)
     if now not in inside or was in inside:
         return
     chat = change.chat
-    outbox = context.services.outbox
     outbox.know(chat.id, chat.type, chat.title, chat.username)
     tr = context.services.languages.for_message(chat.id, chat.type, change.from_user)
     await outbox.group_message(chat.id, None, welcome_text(tr))

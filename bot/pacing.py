@@ -23,8 +23,9 @@ PER_MINUTE = 19
 """Group calls a minute: spaced so that at most 19 fall in any 60 s, network jitter
 included (Telegram allows 20)."""
 
-URGENT, EDIT = 0, 1
-"""Priorities: new messages first, then edits of a message already there."""
+URGENT, EDIT, PERSONAL = 0, 1, 2
+"""Priorities: new messages first, then edits of a message already there, then edits of
+what one member alone sees (his cards in the group)."""
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ import math
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -29,6 +29,18 @@ _ON_OFF_WORDS: Mapping[object, str] = {True: N_("on"), False: N_("off")}
 _TEN_ANTES = N_("ten antes")
 _NEVER = N_("never")
 _NONE = N_("none")
+
+
+class CardsWhere(StrEnum):
+    """Where each player's cards arrive at the deal ("My cards" in the group shows them to
+    him alone whatever is chosen)."""
+
+    PRIVATE = "private"
+    """In his private chat with the bot."""
+    GROUP = "group"
+    """In the group, as a message only he sees (the bot must be a chat admin; where it is
+    not, or where that message fails, they go to his private chat)."""
+    BOTH = "both"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +160,14 @@ class TableSettings(BaseModel):
     rebuys: Annotated[int, Field(ge=1, le=100), Setting(
         "rebuys", presets=("1", "2", "3", "5"), label=N_("Rebuys per player"))] = 3
     """How many rebuys each player may take at one table."""
+    cards: Annotated[CardsWhere, Setting(
+        "cards", {"private": CardsWhere.PRIVATE, "group": CardsWhere.GROUP,
+                  "both": CardsWhere.BOTH},
+        label=N_("Cards at the deal"),
+        plain={CardsWhere.PRIVATE: N_("in the bot's chat"),
+               CardsWhere.GROUP: N_("in the group, hidden"),
+               CardsWhere.BOTH: N_("both places")})] = CardsWhere.PRIVATE
+    """Where each player's cards arrive at the deal."""
     allowance: Annotated[int, Field(ge=0, le=10**9), Setting(
         "allowance", presets=("0", "500", "1000", "5000"),
         label=N_("House gifts a day"), unit="chips", none=_NONE)] = 0

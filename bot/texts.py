@@ -34,6 +34,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", N_("How to play with this bot")),
 )
 
+EPHEMERAL_COMMANDS = frozenset({"balance", "stats", "hand", "seed", "history", "rules", "help"})
+"""Commands about one player alone: registered as ephemeral, so in a group only the asker
+sees them and their answers."""
+
 MORE_USES: dict[str, tuple[tuple[str, str], ...]] = {
     "rebuy": (("rebuy cancel", N_("Take back a rebuy asked for during your hand")),),
     "stats": (("stats group", N_("This chat's chart: each regular's net over the last "

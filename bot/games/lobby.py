@@ -14,6 +14,7 @@ from bot.records import TableStatus
 from bot.store.errors import HouseDayLimit, InsufficientChips, NoRebuyLeft
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.users import DAY
+from bot.table_settings import CardsWhere
 from engine import Act, Action
 from engine.table import Table
 
@@ -87,7 +88,8 @@ class Lobby(GamesBase):
         taken = 0
         balance = await self.player(who)
         user = await self.store.users.get(who.id)
-        if not user.private_chat:
+        if not user.private_chat and live.settings.cards is CardsWhere.PRIVATE:
+            # Where the chat deals cards into the group, the group alone is enough.
             raise errors.NeedPrivateChat(live.id)
         async with live.lock:
             self._check_live(live)

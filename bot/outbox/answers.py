@@ -10,7 +10,9 @@ from typing import Any
 from telegram import Message
 from telegram.constants import ParseMode
 
-from bot.outbox.base import REPLIES_KEPT, OutboxBase
+from bot import ephemeral_api
+from bot.ephemeral_api import EphemeralMessage
+from bot.outbox.base import REPLIES_KEPT, Delivery, OutboxBase
 
 log = logging.getLogger(__name__)
 
@@ -55,5 +57,28 @@ class Answers(OutboxBase):
 
     async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any], *,
                          paced: bool) -> None:
+        asker = ephemeral_api.answer_to(message)
+        if asker is not None:
+            await self._reply_hidden(message, asker, text, kwargs)
+            return
         await self._deliver("reply", message.chat_id,
                             partial(message.reply_text, text, **kwargs), paced=paced)
+
+    async def _reply_hidden(self, message: Message, asker: EphemeralMessage, text: str,
+                            kwargs: dict[str, Any]) -> None:
+        """An ephemeral command (the group did not see it) is answered the same way, to
+        its sender alone; where Telegram refuses that, in his private chat, and only where
+        that is closed too, in the group."""
+        markup = kwargs.get("reply_markup")
+        how = await self._deliver("hidden reply", message.chat_id, partial(
+            ephemeral_api.send_text, self.app.bot, asker.chat_id, asker.receiver_user_id,
+            text, parse_mode=kwargs.get("parse_mode"), reply_markup=markup,
+            reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)
+        if how is not Delivery.REFUSED:
+            return
+        how = await self._deliver("reply", asker.receiver_user_id, partial(
+            self.app.bot.send_message, asker.receiver_user_id, text, **kwargs))
+        if how in (Delivery.BLOCKED, Delivery.REFUSED):
+            await self._deliver("reply", message.chat_id, partial(
+                self.app.bot.send_message, message.chat_id, text,
+                message_thread_id=message.message_thread_id, **kwargs), paced=True)

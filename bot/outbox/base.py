@@ -32,6 +32,7 @@ from telegram.error import (
 )
 from telegram.ext import Application
 
+from bot.ephemeral_api import EphemeralMessage, EphemeralRefused
 from bot.i18n import Translations, Translator
 from bot.live import Live, Told
 from bot.pacing import URGENT, GroupPace
@@ -148,6 +149,24 @@ class Writer:
     """The table's close was seen: its results are on their way."""
 
 
+@dataclass(eq=False)
+class Hidden:
+    """One member's message in the group, shown to him alone, for one hand."""
+
+    message: EphemeralMessage
+    hand_id: int
+    seat: int
+    tr: Translator
+    shown: str
+    """A digest of what it shows."""
+    pending: Screen | None = None
+    """The newest screen not yet written to it."""
+    gone: bool = False
+    """The hand is over (or a newer message took its place): it is to be deleted."""
+    busy: bool = False
+    """A writer is at work on it."""
+
+
 class OutboxBase(ABC):
     """`bot.games.Outbox` over a python-telegram-bot `Application`.
 
@@ -178,6 +197,11 @@ class OutboxBase(ABC):
         message), taken away once that turn has passed."""
         self._chats: dict[int, ChatInfo] = {}
         self._may_pin: dict[int, bool] = {}
+        self._admin: dict[int, bool] = {}
+        """Groups where the bot is a chat admin (it may then show a member his cards there
+        at any time)."""
+        self._hidden: dict[int, dict[int, Hidden]] = {}
+        """Table id to each member's message in its group shown to him alone (bot.outbox.hidden)."""
         self._pinned: dict[int, int] = {}
         """Table id to the message pinned for it."""
         self._messages: dict[int, TableMessage] = {}
@@ -218,6 +242,9 @@ class OutboxBase(ABC):
                 self.delivered["flood waits"] += 1
                 log.info("%s to %s: flood wait of %.1f s (try %d)", what, chat_id, pause,
                          attempt)
+            except EphemeralRefused as err:
+                log.info("%s to %s refused: %s", what, chat_id, err)
+                return self._ended(Delivery.REFUSED)
             except ChatMigrated as err:
                 self._chat_moved(chat_id, err.new_chat_id)
                 return self._ended(Delivery.REFUSED)
@@ -303,6 +330,23 @@ class OutboxBase(ABC):
     @abstractmethod
     def crowded(self) -> bool:
         """The bot's overall budget is short (bot.outbox.private)."""
+
+    @abstractmethod
+    async def hidden_cards(self, live: Live, player: int, seat: int, tr: Translator, *,
+                           press_id: str | None = None) -> bool:
+        """Show a member his cards in the group, to him alone (bot.outbox.hidden)."""
+
+    @abstractmethod
+    def holds_cards_here(self, table_id: int, player: int, hand_id: int) -> bool:
+        """Whether a member holds his cards in the group for this hand (bot.outbox.hidden)."""
+
+    @abstractmethod
+    async def is_admin_in(self, chat_id: int) -> bool:
+        """Whether the bot is an admin of the group (bot.outbox.group)."""
+
+    @abstractmethod
+    def _follow_hidden(self, live: Live) -> None:
+        """Each member's hidden message follows the table (bot.outbox.hidden)."""
 
     @abstractmethod
     def know(self, chat_id: int, chat_type: str, title: str | None,

@@ -47,6 +47,25 @@ class GroupChat(OutboxBase):
             message_thread_id=thread_id, disable_web_page_preview=True), paced=True)
         return how is Delivery.SENT
 
+    async def is_admin_in(self, chat_id: int) -> bool:
+        """Whether the bot is an admin of the group (asked of Telegram once, then known
+        until its rights change)."""
+        known = self._admin.get(chat_id)
+        if known is not None:
+            return known
+        try:
+            me = await self.app.bot.get_chat_member(chat_id, self.app.bot.id)
+        except TelegramError:
+            return False
+        admin = me.status in ("administrator", "creator")
+        self._admin[chat_id] = admin
+        return admin
+
+    def rights_changed(self, chat_id: int) -> None:
+        """The bot's membership of the group changed: what it may do there is asked anew."""
+        self._admin.pop(chat_id, None)
+        self._may_pin.pop(chat_id, None)
+
     async def _may_pin_in(self, chat_id: int) -> bool:
         known = self._may_pin.get(chat_id)
         if known is not None:

@@ -17,6 +17,7 @@ from bot.outbox.base import Delivery, OutboxBase, markup
 from bot.render.cards import render_cards
 from bot.render.messages import with_app_button
 from bot.render.views import PrivateHand, Screen
+from bot.table_settings import CardsWhere
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,10 @@ class PrivateMessages(OutboxBase):
                         hand_id: int, rounds: int) -> None:
         if self._cards.get(live.id, (0, {}))[0] != hand_id:
             self._cards[live.id] = (hand_id, {})
-        ended = await asyncio.gather(*(self._send_cards(live, private, language, hand_id)
+        group = live.settings.cards is not CardsWhere.PRIVATE and live.chat_id < 0 \
+            and await self.is_admin_in(live.chat_id)
+        ended = await asyncio.gather(*(self._deal_to(live, private, language, hand_id,
+                                                     in_group=group)
                                        for private, language in hands))
         if self.told is not None and all(how.settled for how in ended):
             # Until this is recorded, a restart sends the round's cards again.
@@ -45,8 +49,25 @@ class PrivateMessages(OutboxBase):
         limiter = getattr(self.app.bot, "rate_limiter", None)
         return bool(getattr(limiter, "crowded", False))
 
+    async def _deal_to(self, live: Live, private: PrivateHand, language: str | None,
+                       hand_id: int, *, in_group: bool) -> Delivery:
+        """One player's cards: in the group for his eyes only where the chat wants it and
+        the bot may, and in his private chat, the record (without a sound when the group
+        already showed them and the chat wants them there alone)."""
+        shown = False
+        hand = live.hand
+        if in_group and hand is not None and live.hand_id == hand_id:
+            seat = hand.seat_of(private.player)
+            if self.holds_cards_here(live.id, private.player, hand_id):
+                shown = True  # a svara's cards: the message there follows the hand
+            elif seat is not None:
+                shown = await self.hidden_cards(live, private.player, seat,
+                                                self.translations.get(language))
+        quiet = shown and live.settings.cards is CardsWhere.GROUP
+        return await self._send_cards(live, private, language, hand_id, quiet=quiet)
+
     async def _send_cards(self, live: Live, private: PrivateHand, language: str | None,
-                          hand_id: int) -> Delivery:
+                          hand_id: int, *, quiet: bool = False) -> Delivery:
         player = private.player
         if self.crowded() and player != live.chat_id:
             # The "My cards" button shows them (a popup: Telegram does not count it).
@@ -71,7 +92,8 @@ class PrivateMessages(OutboxBase):
 
         async def send() -> None:
             message = await self.app.bot.send_message(player, text, parse_mode=ParseMode.HTML,
-                                                      reply_markup=self._app_button(live, tr))
+                                                      reply_markup=self._app_button(live, tr),
+                                                      disable_notification=quiet)
             sent[player] = message.message_id
 
         how = await self._deliver(

@@ -73,8 +73,10 @@ class TableWriter(OutboxBase):
         return self._messages.setdefault(live.id, TableMessage())
 
     def show(self, live: Live) -> None:
-        """Make `live` as it is now the next screen of its table message."""
+        """Make `live` as it is now the next screen of its table message (and of each
+        member's own view of his hand in the group)."""
         self._turn_passed(live)
+        self._follow_hidden(live)
         tr = self.translations.get(live.language)
         screen = render_table(live.view(self.now()), tr)
         if self.app_link is not None and live.status is not TableStatus.CLOSED:

@@ -343,6 +343,13 @@ def _hand_buttons(view: TableView, tr: Translator,
     return tuple(rows)
 
 
+def action_rows(view: TableView, tr: Translator,
+                hand: Hand) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The buttons of the move the hand waits for (a blind, a bet, a svara), without the
+    table's own row ("My cards", "I'm back", "Sit in next hand")."""
+    return _hand_buttons(view, tr, hand)[:-1]
+
+
 def _presets(hand: Hand, raise_to: tuple[int, int] | None, all_in: int | None) -> list[int]:
     """Bet sizes offered as buttons: the minimum, double it, and the pot where allowed."""
     if raise_to is None:

@@ -93,7 +93,8 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("pause", "-inf", "pause: give a number."),
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
-     "blindtime, svaratime, buyin, pause, autostart, nudge, reveal, rebuy, rebuys, allowance."),
+     "blindtime, svaratime, buyin, pause, autostart, nudge, reveal, rebuy, rebuys, cards, "
+     "allowance."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -210,6 +211,7 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "Secret revealed at the close: <b>on</b> · <code>reveal</code>",
         "Rebuy from the house: <b>none</b> · <code>rebuy</code>",
         "Rebuys per player: <b>3</b> · <code>rebuys</code>",
+        "Cards at the deal: <b>in the bot's chat</b> · <code>cards</code>",
         "House gifts a day: <b>none</b> · <code>allowance</code>",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",

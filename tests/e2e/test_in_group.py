@@ -1,0 +1,137 @@
+"""Playing without leaving the group: each player's cards and buttons come in the group as
+messages only he sees (ephemeral messages), the private chat stays the record, and a lost
+one falls back to the popup."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.sandbox.ephemeral import EphemeralRecord
+from bot.sandbox.models import ChatRecord
+from bot.sandbox.players import Player
+from engine import format_hand
+from tests.e2e.bed import Bed
+from tests.e2e.seeds import cards_of, find_seed, points_of, replica
+
+
+def hidden_for(bed: Bed, chat: ChatRecord, player: Player) -> list[EphemeralRecord]:
+    """What `player` sees of the bot's ephemeral messages in `chat` now."""
+    world = bed.tg.world
+    return [r for r in world.ephemeral.seen_by(chat, player.record, world.clock())
+            if r.receiver is player.record]
+
+
+async def test_a_player_plays_a_hand_from_the_group_alone(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
+    await ana.send(group, "/settings cards group")
+    await bed.idle()
+    await ana.send(group, "/newgame")
+    table = await bed.table_message(group)
+    # Ana never opens the bot's private chat; Boris does.
+    await boris.start_bot()
+    await bed.idle()
+    for player in players:
+        answer = await (await player.press(table, "Join")).answer()
+        assert not answer.show_alert, answer.text
+    await bed.idle()
+    seed, hand = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1)
+    bed.seeds.append(seed)
+    # Boris's message in the group is lost on its way (Telegram does not promise them).
+    bed.tg.server.faults.lose_ephemeral(receiver_id=boris.id)
+    assert await bed.press(ana, group, "Start") is None
+    # The blind comes before the cards, on the table message.
+    assert await bed.press(ana, group, "No blind") is None
+    cards = {p.id: format_hand(cards_of(hand)[seat]) for seat, p in enumerate(players)}
+
+    # Ana's cards came into the group for her alone, with her buttons: her turn.
+    (mine,) = hidden_for(bed, group, ana)
+    assert f"Your cards: {cards[ana.id]}" in (mine.text or ""), mine
+    assert "Bet 10" in mine.labels, mine.buttons
+    assert ana.inbox == []  # nothing in a private chat she never opened
+    # Boris sees nothing in the group, but his cards are on record in his private chat.
+    assert hidden_for(bed, group, boris) == []
+    assert f"Hand 1: {cards[boris.id]}" in (boris.last_dm.text or "")
+
+    # Ana plays on her own message; it follows her hand (her buttons go once she acted).
+    answer = await (await ana.press(mine, "Bet 10")).answer()
+    assert not answer.show_alert, answer.text
+    await bed.idle()
+    assert mine.buttons == [], mine.buttons
+    assert f"Your cards: {cards[ana.id]}" in (mine.text or ""), mine
+
+    # Boris asks for his cards. His first message there may not have reached him (it did
+    # not), so the popup answers at once, and a new message in the group follows his hand.
+    answer = await (await boris.press(await bed.table_message(group), "My cards")).answer()
+    assert answer.show_alert, answer
+    assert answer.text == f"Your cards: {cards[boris.id]} ({points_of(hand)[1]} points)"
+    await bed.idle()
+    (his,) = hidden_for(bed, group, boris)
+    assert f"Your cards: {cards[boris.id]}" in (his.text or "") and "Call 10" in his.labels
+    answer = await (await boris.press(his, "Call 10")).answer()
+    assert not answer.show_alert, answer.text
+    await bed.idle()
+
+    # The hand is over: the messages in the group are gone; the group saw nobody's cards
+    # before the showdown (checked for every message at teardown).
+    table = await bed.table_message(group)
+    assert "is over" in (table.text or ""), table.text
+    assert hidden_for(bed, group, ana) == [] and hidden_for(bed, group, boris) == []
+
+
+async def test_private_asks_in_a_group_are_answered_to_the_asker_alone(bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana])
+    before = len(group.bot_messages())
+    await ana.send(group, "/balance")
+    await bed.idle()
+    (answer,) = hidden_for(bed, group, ana)
+    assert "Ana: 1,000 chips" in (answer.text or ""), answer
+    assert hidden_for(bed, group, boris) == []
+    assert len(group.bot_messages()) == before  # the group saw nothing of it
+
+
+async def _slot_free(bed: Bed, chat: ChatRecord) -> None:
+    """Wait until the group's budget has a slot free now (the pace spaces its calls)."""
+    await asyncio.sleep(bed.services.outbox.pace.wait_for_slot(chat.id))
+
+
+async def test_my_cards_asked_again_in_a_hand_answers_with_the_popup_too(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    seed, hand = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1)
+    bed.seeds.append(seed)
+    assert await bed.press(ana, group, "Start") is None
+    assert await bed.press(ana, group, "No blind") is None
+    said = f"Your cards: {format_hand(cards_of(hand)[0])} ({points_of(hand)[0]} points)"
+    await _slot_free(bed, group)
+    answer = await (await ana.press(await bed.table_message(group), "My cards")).answer()
+    assert (answer.text, answer.show_alert) == (said, False)  # a toast: they are coming
+    await bed.idle()
+    (first,) = hidden_for(bed, group, ana)
+    await _slot_free(bed, group)
+    answer = await (await ana.press(await bed.table_message(group), "My cards")).answer()
+    assert (answer.text, answer.show_alert) == (said, True)  # maybe not seen: the popup
+    await bed.idle()
+    (second,) = hidden_for(bed, group, ana)
+    assert second is not first and first.deleted
+
+
+async def test_my_cards_while_the_groups_budget_is_spent_answers_with_the_popup(
+        bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.open_table(group, ana, boris)
+    seed, hand = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1)
+    bed.seeds.append(seed)
+    assert await bed.press(ana, group, "Start") is None
+    assert await bed.press(ana, group, "No blind") is None
+    table = await bed.table_message(group)
+    await bed.services.outbox.pace.slot(group.id)  # another message takes the group's slot
+    answer = await (await ana.press(table, "My cards")).answer()
+    said = f"Your cards: {format_hand(cards_of(hand)[0])} ({points_of(hand)[0]} points)"
+    assert (answer.text, answer.show_alert) == (said, True)
+    await bed.idle()
+    (mine,) = hidden_for(bed, group, ana)  # it still came, once the slot was there
+    assert said.removesuffix(" points)") in (mine.text or ""), mine
