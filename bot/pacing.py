@@ -53,6 +53,15 @@ class GroupPace:
         """Seconds until the next slot of `chat_id` opens (0 when one is free now)."""
         return self._slots.wait(chat_id)
 
+    def take_spare(self, chat_id: int) -> bool:
+        """Take `chat_id`'s slot only if it is free now and no call waits for it: for a call
+        that may as well wait for a quiet moment (an edit only one member sees), so that it
+        never goes before another. True if it was taken."""
+        group = self._groups.get(chat_id)
+        if group is not None and group.waiting:
+            return False
+        return self._slots.take(chat_id) == 0.0
+
     async def slot(self, chat_id: int, priority: int = EDIT) -> None:
         """Return when this call may go into `chat_id`; the slot is used up."""
         group = self._groups.setdefault(chat_id, _Group())

@@ -70,6 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="--max-tables starts at T tables (default 10)")
     parser.add_argument("--ceiling", type=int, default=200, metavar="T",
                         help="--max-tables tries at most T tables (default 200)")
+    parser.add_argument("--cards", choices=("private", "group", "both"), default="private",
+                        help="with --limits real: where the chats deal the cards (My cards "
+                             "shows them in the group on a press in every case)")
     parser.add_argument("--time-scale", type=float, default=1.0, metavar="S",
                         help="with --limits real: run every clock S times faster (default "
                              "1, the real clock, which is the reference)")
@@ -119,7 +122,7 @@ def _real(args: argparse.Namespace, workdir: Path) -> int:
     from bot.bench.real import Plan
 
     plan = Plan(scale=args.time_scale, cap=args.cap, in_process=args.in_process,
-                lift_global=args.lift_global)
+                lift_global=args.lift_global, cards=args.cards)
     if args.max_tables:
         found = asyncio.run(bench_limits.search(
             args.search_from, args.hands or 2, args.seed, workdir, plan, args.ceiling))

@@ -105,6 +105,10 @@ class Plan:
     cards_share: float = CARDS_SHARE
     dealt: Callable[[RealTable], None] | None = None
     """Called once a table has dealt its first hand (tests arm faults here)."""
+    cards: str = "private"
+    """Where the chats deal the cards (the setting `cards`): ``private`` (My cards shows
+    them in the group on a press), ``group`` or ``both`` (every hand's cards dealt into the
+    group, the bot an admin of every group)."""
 
 
 @dataclass
@@ -173,8 +177,9 @@ class RealTable:
 
     def __post_init__(self, seats: int) -> None:
         self.world = self.server.world
+        dealt_here = self.plan.cards != "private"  # the bot must be an admin to deal there
         self.players, self.group = table_group(self.world, self.number, seats,
-                                               bot_admin=self.number % 2 == 1)
+                                               bot_admin=dealt_here or self.number % 2 == 1)
         self.by_name = {p.name: p for p in self.players}
         self.event = self.server.event(self.group.id)
 
@@ -284,6 +289,8 @@ class RealTable:
 
     async def _lobby(self) -> None:
         creator = self.players[0]
+        if self.plan.cards != "private":
+            await creator.send(self.group, f"/settings cards {self.plan.cards}")
         await creator.send(self.group, "/newgame")
         await self._until(self.event, self.table_message)
         for player in self.players:

@@ -289,6 +289,15 @@ def describe_real(r: RealResult) -> list[str]:
     return lines
 
 
+_CARDS = {
+    "private": "in the private chat (My cards shows them in the group, to the presser alone)",
+    "group": "into the group for each player's eyes only (the bot an admin of every group), "
+             "the private message without a sound",
+    "both": "into the group for each player's eyes only (the bot an admin of every group) "
+            "and in the private chat",
+}
+
+
 def preamble(plan: Plan) -> list[str]:
     where = ("the real Application in this process" if plan.in_process else
              "`python -m bot` in its own process (SVARA_API_BASE_URL at the stand-in)")
@@ -299,6 +308,7 @@ def preamble(plan: Plan) -> list[str]:
         f"  {'on the real clock' if plan.scale == 1 else f'on a clock {plan.scale:g} times faster'}"
         f"; production timers; {SEATS[0]}-{SEATS[1]} players a table, the bot an admin "
         "(pinning) in every other group;",
+        f"  cards dealt {_CARDS[plan.cards]};",
         f"  players think {THINK[0]}-{THINK[1]} s once they see their turn, "
         f"{plan.slow_share:.0%} of turns {SLOW[0]:.0f}-{SLOW[1]:.0f} s, and press a random "
         f"legal button; {plan.cards_share:.0%} of them press My cards after a deal;",

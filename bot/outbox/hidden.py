@@ -6,7 +6,7 @@ with his own buttons while it is his) and goes when the hand is over.
 Telegram does not promise their delivery, and an app restart forgets them: the private
 chat stays the record, and "My cards" can always be pressed again. They are counted as
 messages into the group (the cautious reading of Telegram's limits): they wait for the
-group's pace, after the table message.
+group's pace, after the table message, and an edit of one waits for a quiet moment.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ class HiddenCards(OutboxBase):
         if press_id is not None and \
                 self.pace.wait_for_slot(live.chat_id) > ephemeral_api.WINDOW_SECONDS - 3:
             return False
-        await self.pace.slot(live.chat_id, URGENT)
+        # The answer to a press goes first; a deal's cards after the table message.
+        await self.pace.slot(live.chat_id, URGENT if press_id is not None else PERSONAL)
         screen = my_cards(live.view(self.now()), tr, seat)
         if screen is None or live.hand_id != hand_id:
             return False  # the hand moved on while the group's budget refilled
@@ -127,7 +128,11 @@ class HiddenCards(OutboxBase):
         bot = self.app.bot
         try:
             while hidden.gone or hidden.pending is not None:
-                await self.pace.slot(chat_id, PERSONAL)
+                # Only in a quiet moment of the group: the table message, which everyone
+                # reads, never waits behind what one member sees.
+                if not self.pace.take_spare(chat_id):
+                    await asyncio.sleep(self.pace.spacing / 2)
+                    continue
                 if hidden.gone:
                     try:
                         await ephemeral_api.delete(bot, hidden.message)
