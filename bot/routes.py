@@ -17,7 +17,17 @@ from telegram.ext import (
     filters,
 )
 
-from bot import choose_language, commands, handlers, inline, practice, replies, seats, stats
+from bot import (
+    choose_language,
+    commands,
+    handlers,
+    inline,
+    practice,
+    replies,
+    seats,
+    stats,
+    topics,
+)
 from bot import languages as language_menu
 from bot.callback_data import PATTERN
 from bot.flood import QUIET, Verdict
@@ -27,7 +37,9 @@ from bot.handling import Context
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add every handler; a command is answered by the first handler that takes it."""
     # Before anything else: one user's flood of commands is not answered.
-    app.add_handler(TypeHandler(Update, _guard_commands), group=-3)
+    app.add_handler(TypeHandler(Update, _guard_commands), group=-4)
+    # Then: in a forum whose admins keep the bot to chosen topics, nothing from elsewhere.
+    app.add_handler(TypeHandler(Update, topics.guard), group=-3)
     # First of all, and awaited: who reads which language, for every handler after it.
     app.add_handler(TypeHandler(Update, _learn_languages), group=-2)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
@@ -48,6 +60,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(ChatMemberHandler(handlers.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     commands.register(app)
     stats.register(app)
+    topics.register(app)
     app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(handlers.on_unknown_press))
     app.add_handler(InlineQueryHandler(inline.on_inline_query))

@@ -30,6 +30,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("stats", N_("Your figures and chart (reply to see a player's)")),
     ("settings", N_("Table settings of this chat (admins change them)")),
     ("language", N_("Language of this group (admins), or your own in private")),
+    ("topics", N_("Keep the bot to chosen topics of a forum (admins)")),
     ("rules", N_("The rules of Svara")),
     ("help", N_("How to play with this bot")),
 )

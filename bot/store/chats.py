@@ -70,7 +70,15 @@ class Chats:
             raise BadInput(f"not a language code: {language!r}")
         return await self._set(chat_id, "language", language)
 
-    async def _set(self, chat_id: int, column: Literal["settings", "language"],
+    async def set_topics(self, chat_id: int, topics: tuple[int, ...] | None) -> Chat:
+        """Keep the bot to these forum topics of the chat (None: every topic again)."""
+        if topics is not None and not all(isinstance(t, int) and 0 <= t < 2**53
+                                          for t in topics):
+            raise BadInput(f"not topic ids: {topics!r}")
+        return await self._set(chat_id, "topics",
+                               None if topics is None else json.dumps(sorted(set(topics))))
+
+    async def _set(self, chat_id: int, column: Literal["settings", "language", "topics"],
                    value: str | None) -> Chat:
         """Write one column of the chat's row (created if missing); the row as it is now."""
         now = int(self._clock())

@@ -48,10 +48,14 @@ class Chat:
     settings: str
     """The chat's table settings as JSON text; the bot validates it with its own model."""
     language: str | None
+    topics: tuple[int, ...] | None = None
+    """The forum topics its admins keep the bot to (0: General); None: every topic."""
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Chat:
-        return cls(row["id"], row["settings"], row["language"])
+        topics = _decoded(row["topics"])
+        return cls(row["id"], row["settings"], row["language"],
+                   None if topics is None else tuple(int(t) for t in topics))
 
     def settings_dict(self) -> dict[str, Any]:
         """The settings parsed (always a JSON object)."""

@@ -391,6 +391,12 @@ _STAKES_AS_SEATED: tuple[Step, ...] = (
     "CREATE INDEX house_gifts_by_giver ON house_gifts (giver, at)",
 )
 
+_V19_TOPICS: tuple[Step, ...] = (
+    # The forum topics a chat's admins keep the bot to, as a JSON list of thread ids (0:
+    # the General topic); NULL: the bot answers in every topic.
+    "ALTER TABLE chats ADD COLUMN topics TEXT CHECK (topics IS NULL OR json_valid(topics))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -415,5 +421,6 @@ MIGRATIONS: tuple[Migration, ...] = (
                   " each proof's version", _V17_FAIR_SEATS),
     Migration(18, "the stakes a player sat down at; the house's chips per user and day",
               _STAKES_AS_SEATED),
+    Migration(19, "the forum topics a chat keeps the bot to", _V19_TOPICS),
 )
 LATEST = len(MIGRATIONS)

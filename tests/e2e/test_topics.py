@@ -91,3 +91,42 @@ async def test_two_tables_in_two_topics_each_speak_in_their_own(bed: Bed) -> Non
     assert sends and all(int(c.params["message_thread_id"]) in (red, blue) for c in sends)
     edits = [c for c in bed.tg.transcript.of("editMessageText") if c.chat_id == forum.id]
     assert edits and {int(c.params["message_id"]) for c in edits} <= set(tables)
+
+
+async def test_an_admin_keeps_the_bot_to_chosen_topics_and_it_answers_nowhere_else(
+        bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    forum = bed.tg.world.supergroup("Forum", members=[ana, boris], admins=[ana], forum=True,
+                                    topics=["Cards", "Chat"])
+    cards, chat = forum.topic("Cards"), forum.topic("Chat")
+    await boris.send(forum, "/topics here", topic="Cards")  # not an admin: refused
+    await settle(bed)
+    assert "Only a chat admin" in (forum.bot_messages(cards)[-1].text or "")
+    await ana.send(forum, "/topics here", topic="Cards")
+    await settle(bed)
+    assert "in 1 topic of this chat only" in (forum.bot_messages(cards)[-1].text or "")
+
+    before = len(forum.bot_messages())
+    await boris.send(forum, "/newgame", topic="Chat")
+    await boris.send(forum, "/balance", topic="Chat")
+    await ana.send(forum, "/help")  # the General topic
+    await settle(bed)
+    assert len(forum.bot_messages()) == before  # not a word outside the chosen topic
+    assert bed.games.at(forum.id, chat) is None and bed.games.at(forum.id, None) is None
+
+    await boris.send(forum, "/newgame", topic="Cards")  # the chosen topic works as ever
+    await settle(bed)
+    assert bed.games.at(forum.id, cards) is not None
+    # A restart remembers the choice (the store holds it).
+    await bed.restart()
+    before = len(forum.bot_messages())
+    await boris.send(forum, "/balance", topic="Chat")
+    await settle(bed)
+    assert len(forum.bot_messages()) == before
+
+    await ana.send(forum, "/topics all", topic="Chat")  # heard anywhere, to undo it
+    await settle(bed)
+    assert "every topic" in (forum.bot_messages(chat)[-1].text or "")
+    await boris.send(forum, "/newgame", topic="Chat")
+    await settle(bed)
+    assert bed.games.at(forum.id, chat) is not None
