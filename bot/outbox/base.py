@@ -196,10 +196,9 @@ class OutboxBase(ABC):
         """Table id to the reminder sent for its turn: (the hand, its turn, the player, the
         message), taken away once that turn has passed."""
         self._chats: dict[int, ChatInfo] = {}
-        self._may_pin: dict[int, bool] = {}
-        self._admin: dict[int, bool] = {}
-        """Groups where the bot is a chat admin (it may then show a member his cards there
-        at any time)."""
+        self._rights: dict[int, tuple[bool, bool]] = {}
+        """Per group: whether the bot is a chat admin there (it may then show a member his
+        cards there at any time), and whether it may pin."""
         self._hidden: dict[int, dict[int, Hidden]] = {}
         """Table id to each member's message in its group shown to him alone (bot.outbox.hidden)."""
         self._pinned: dict[int, int] = {}

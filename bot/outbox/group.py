@@ -47,36 +47,31 @@ class GroupChat(OutboxBase):
             message_thread_id=thread_id, disable_web_page_preview=True), paced=True)
         return how is Delivery.SENT
 
-    async def is_admin_in(self, chat_id: int) -> bool:
-        """Whether the bot is an admin of the group (asked of Telegram once, then known
-        until its rights change)."""
-        known = self._admin.get(chat_id)
+    async def _rights_in(self, chat_id: int) -> tuple[bool, bool]:
+        """Whether the bot is an admin of the group, and whether it may pin there: asked of
+        Telegram once, then known until its rights change (not known: neither)."""
+        known = self._rights.get(chat_id)
         if known is not None:
             return known
         try:
             me = await self.app.bot.get_chat_member(chat_id, self.app.bot.id)
         except TelegramError:
-            return False
-        admin = me.status in ("administrator", "creator")
-        self._admin[chat_id] = admin
-        return admin
+            return False, False
+        known = self._rights[chat_id] = (
+            me.status in ("administrator", "creator"),
+            bool(getattr(me, "can_pin_messages", False)) or me.status == "creator")
+        return known
+
+    async def is_admin_in(self, chat_id: int) -> bool:
+        """Whether the bot is an admin of the group."""
+        return (await self._rights_in(chat_id))[0]
 
     def rights_changed(self, chat_id: int) -> None:
         """The bot's membership of the group changed: what it may do there is asked anew."""
-        self._admin.pop(chat_id, None)
-        self._may_pin.pop(chat_id, None)
+        self._rights.pop(chat_id, None)
 
     async def _may_pin_in(self, chat_id: int) -> bool:
-        known = self._may_pin.get(chat_id)
-        if known is not None:
-            return known
-        try:
-            me = await self.app.bot.get_chat_member(chat_id, self.app.bot.id)
-        except TelegramError:
-            return False
-        may = bool(getattr(me, "can_pin_messages", False)) or me.status == "creator"
-        self._may_pin[chat_id] = may
-        return may
+        return (await self._rights_in(chat_id))[1]
 
     def _pin_soon(self, live: Live, message_id: int) -> None:
         """Pin in the background; not once the bot is stopping (a message sent as it stops
@@ -97,7 +92,8 @@ class GroupChat(OutboxBase):
                                                 disable_notification=True)
         except TelegramError as err:
             log.info("table %s: could not pin its message: %s", live.id, err)
-            self._may_pin[live.chat_id] = False
+            admin, _ = self._rights.get(live.chat_id, (False, False))
+            self._rights[live.chat_id] = (admin, False)
             self._pinned.pop(live.id, None)
 
     async def _unpin(self, live: Live, message_id: int | None = None) -> None:

@@ -102,7 +102,7 @@ class TableWriter(OutboxBase):
         self._pinned.pop(live.id, None)
         info = self._chats.get(live.chat_id)
         if info is None:
-            self._may_pin.pop(live.chat_id, None)
+            self._rights.pop(live.chat_id, None)
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: int | None) -> AsyncIterator[None]:

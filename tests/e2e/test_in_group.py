@@ -96,7 +96,9 @@ async def _slot_free(bed: Bed, chat: ChatRecord) -> None:
     await asyncio.sleep(bed.services.outbox.pace.wait_for_slot(chat.id))
 
 
-async def test_my_cards_asked_again_in_a_hand_answers_with_the_popup_too(bed: Bed) -> None:
+async def _dealt(bed: Bed) -> tuple[Player, ChatRecord, str]:
+    """Ana and Boris at a table whose cards are dealt, Ana to act: Ana, the group, and
+    what her cards' popup says."""
     ana, boris = bed.players("Ana", "Boris")
     group = bed.group(ana, boris)
     await bed.open_table(group, ana, boris)
@@ -104,7 +106,12 @@ async def test_my_cards_asked_again_in_a_hand_answers_with_the_popup_too(bed: Be
     bed.seeds.append(seed)
     assert await bed.press(ana, group, "Start") is None
     assert await bed.press(ana, group, "No blind") is None
-    said = f"Your cards: {format_hand(cards_of(hand)[0])} ({points_of(hand)[0]} points)"
+    cards = format_hand(cards_of(hand)[0])
+    return ana, group, f"Your cards: {cards} ({points_of(hand)[0]} points)"
+
+
+async def test_my_cards_asked_again_in_a_hand_answers_with_the_popup_too(bed: Bed) -> None:
+    ana, group, said = await _dealt(bed)
     await _slot_free(bed, group)
     answer = await (await ana.press(await bed.table_message(group), "My cards")).answer()
     assert (answer.text, answer.show_alert) == (said, False)  # a toast: they are coming
@@ -120,17 +127,10 @@ async def test_my_cards_asked_again_in_a_hand_answers_with_the_popup_too(bed: Be
 
 async def test_my_cards_while_the_groups_budget_is_spent_answers_with_the_popup(
         bed: Bed) -> None:
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await bed.open_table(group, ana, boris)
-    seed, hand = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1)
-    bed.seeds.append(seed)
-    assert await bed.press(ana, group, "Start") is None
-    assert await bed.press(ana, group, "No blind") is None
+    ana, group, said = await _dealt(bed)
     table = await bed.table_message(group)
     await bed.services.outbox.pace.slot(group.id)  # another message takes the group's slot
     answer = await (await ana.press(table, "My cards")).answer()
-    said = f"Your cards: {format_hand(cards_of(hand)[0])} ({points_of(hand)[0]} points)"
     assert (answer.text, answer.show_alert) == (said, True)
     await bed.idle()
     (mine,) = hidden_for(bed, group, ana)  # it still came, once the slot was there
