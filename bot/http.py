@@ -198,6 +198,9 @@ def _is_private_chat_id(value: object) -> bool:
 def _addressed_to_one_person(data: Mapping[str, Any]) -> bool:
     if "callback_query_id" in data:
         return True  # a popup: shown to the presser alone
+    if "receiver_user_id" in data or "ephemeral_message_parameters" in data \
+            or "ephemeral_message_id" in data:
+        return True  # an ephemeral message: shown in a group to one member alone
     if _is_private_chat_id(data.get("chat_id")):
         return True  # a call sending to or editing in a private chat
     chat = data.get("chat")

@@ -9,8 +9,6 @@ from dataclasses import replace
 from typing import Any
 
 from telegram import Message, Update
-from telegram.constants import ChatType, ParseMode
-from telegram.error import TelegramError
 from telegram.ext import Application, CommandHandler
 
 from bot import replies
@@ -141,14 +139,7 @@ async def _group_stats(context: Context, message: Message, tr: Translator) -> No
 
 
 async def _send_photo(context: Context, message: Message, png: bytes) -> None:
-    if message.chat.type != ChatType.PRIVATE:
-        from bot.pacing import URGENT
-
-        await context.services.outbox.pace.slot(message.chat_id, URGENT)
-    try:
-        await message.reply_photo(png, parse_mode=ParseMode.HTML)
-    except TelegramError:
-        return
+    await context.services.outbox.reply_photo(message, png)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -16,6 +16,10 @@ from bot.outbox.base import REPLIES_KEPT, Delivery, OutboxBase
 
 log = logging.getLogger(__name__)
 
+HIDDEN_WAIT = ephemeral_api.WINDOW_SECONDS - 5
+"""The longest wait for the group's slot with which an answer to an ephemeral command is
+still tried there (Telegram takes it within its window after the command)."""
+
 
 class Answers(OutboxBase):
     """Replies to commands in a group, queued behind the group's pace."""
@@ -30,7 +34,7 @@ class Answers(OutboxBase):
             return
         queue = self._replies.setdefault(message.chat_id, {})
         waiting = queue.pop(key, [])
-        if waiting and waiting[0][0].message_id != message.message_id:
+        if waiting and _request(waiting[0][0]) != _request(message):
             self.replies_dropped += len(waiting)  # an earlier request of the same
             waiting = []
         queue[key] = [*waiting, (message, text, kwargs)]
@@ -66,19 +70,48 @@ class Answers(OutboxBase):
 
     async def _reply_hidden(self, message: Message, asker: EphemeralMessage, text: str,
                             kwargs: dict[str, Any]) -> None:
-        """An ephemeral command (the group did not see it) is answered the same way, to
-        its sender alone; where Telegram refuses that, in his private chat, and only where
-        that is closed too, in the group."""
-        markup = kwargs.get("reply_markup")
-        how = await self._deliver("hidden reply", message.chat_id, partial(
-            ephemeral_api.send_text, self.app.bot, asker.chat_id, asker.receiver_user_id,
-            text, parse_mode=kwargs.get("parse_mode"), reply_markup=markup,
-            reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)
-        if how is not Delivery.REFUSED:
-            return
+        """An ephemeral command (the group did not see it) is answered the same way, to its
+        sender alone, when the group has a slot for it soon enough (Telegram takes it only
+        within seconds of the command); else, or where Telegram refuses it, in his private
+        chat; and only where that is closed too, in the group."""
+        if self.pace.wait_for_slot(message.chat_id) <= HIDDEN_WAIT:
+            how = await self._deliver("hidden reply", message.chat_id, partial(
+                ephemeral_api.send_text, self.app.bot, asker.chat_id, asker.receiver_user_id,
+                text, parse_mode=kwargs.get("parse_mode"),
+                reply_markup=kwargs.get("reply_markup"),
+                reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)
+            if how is not Delivery.REFUSED:
+                return
         how = await self._deliver("reply", asker.receiver_user_id, partial(
             self.app.bot.send_message, asker.receiver_user_id, text, **kwargs))
         if how in (Delivery.BLOCKED, Delivery.REFUSED):
             await self._deliver("reply", message.chat_id, partial(
                 self.app.bot.send_message, message.chat_id, text,
                 message_thread_id=message.message_thread_id, **kwargs), paced=True)
+
+    async def reply_photo(self, message: Message, photo: bytes) -> None:
+        """A picture answering a command (a chart): to its asker alone for an ephemeral
+        command, as a text answer goes; else in the chat, through the group's pace."""
+        asker = ephemeral_api.answer_to(message)
+        bot = self.app.bot
+        if asker is None:
+            await self._deliver("photo", message.chat_id, partial(message.reply_photo, photo),
+                                paced=message.chat.type != "private")
+            return
+        if self.pace.wait_for_slot(message.chat_id) <= HIDDEN_WAIT:
+            how = await self._deliver("hidden photo", message.chat_id, partial(
+                ephemeral_api.send_photo, bot, asker.chat_id, asker.receiver_user_id, photo,
+                reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)
+            if how is not Delivery.REFUSED:
+                return
+        how = await self._deliver("photo", asker.receiver_user_id,
+                                  partial(bot.send_photo, asker.receiver_user_id, photo))
+        if how in (Delivery.BLOCKED, Delivery.REFUSED):
+            await self._deliver("photo", message.chat_id, partial(
+                bot.send_photo, message.chat_id, photo,
+                message_thread_id=message.message_thread_id), paced=True)
+
+
+def _request(message: Message) -> tuple[int, int | None]:
+    """Which message asked: its id, and its ephemeral id (every ephemeral one has id 0)."""
+    return message.message_id, ephemeral_api.ephemeral_id_of(message)

@@ -3,7 +3,7 @@
 GET  /                 the page (static files from this package)
 GET  /api/state        the group, every seat's private chat, who plays by computer
 GET  /api/events       server-sent events: the world's revision at every change
-GET  /api/photo/C/M    the picture of message M in chat C (a chart the bot sent)
+GET  /api/photo/C/M    the picture of message M in chat C (a chart the bot sent; eN: ephemeral N)
 POST /api/send         {"user", "chat", "text", "reply_to"?}: a seat types into the group or
                        its chat, as a reply to message ``reply_to`` of that chat if given
 POST /api/press        {"user", "chat", "message", "data"}: a seat presses a button
@@ -89,7 +89,9 @@ def ephemeral_json(record: EphemeralRecord) -> dict[str, Any]:
     (after the group message `after`, or in place of `replaces`) and its own id."""
     data = message_json(record)
     data.update({"ephemeral": record.ephemeral_id, "after": record.after,
-                 "replaces": record.replaces, "photo": None})
+                 "replaces": record.replaces, "photo": None if record.photo is None else {
+                     "src": f"/api/photo/{record.chat.id}/e{record.ephemeral_id}",
+                     "width": record.photo.width, "height": record.photo.height}})
     return data
 
 
@@ -171,14 +173,20 @@ class Site:
         return web.json_response(self.state())
 
     async def _photo(self, request: web.Request) -> web.Response:
-        """A photo in the group or a seat's private chat, as its bytes."""
+        """A photo in the group (an ephemeral one too) or a seat's private chat, as its
+        bytes."""
+        named = request.match_info["message"]
+        hidden = named.startswith("e")  # an ephemeral message of the group: "e<its id>"
         try:
-            chat_id, message_id = (int(request.match_info[k]) for k in ("chat", "message"))
+            chat_id, message_id = int(request.match_info["chat"]), int(named.removeprefix("e"))
         except ValueError:
             raise web.HTTPNotFound() from None
         chats = [self.group, *(p.dm for p in self.seats.values())]
         chat = next((c for c in chats if c.id == chat_id), None)
-        message = None if chat is None else self.world.find_message(chat, message_id)
+        message: MessageRecord | None = None
+        if chat is not None:
+            message = self.world.ephemeral.find(chat, message_id) if hidden \
+                else self.world.find_message(chat, message_id)
         if message is None or message.photo is None:
             raise web.HTTPNotFound()
         return web.Response(body=message.photo.data, content_type="image/png",

@@ -146,6 +146,16 @@ class Bed:
                 return
             await asyncio.sleep(0.02)
 
+    def seen(self, chat: ChatRecord, player: Player) -> list[MessageRecord]:
+        """What `player` sees of the bot in `chat`: its messages there, and those shown to
+        him alone (the answers to his ephemeral commands), in the order they came."""
+        world = self.tg.world
+        mine = [r for r in world.ephemeral.seen_by(chat, player.record, world.clock())
+                if r.sender.is_bot]
+        ordered = [((m.message_id, 0, 0), m) for m in chat.bot_messages()]
+        ordered += [((r.after, 1, r.ephemeral_id), r) for r in mine]
+        return [m for _, m in sorted(ordered, key=lambda pair: pair[0])]
+
     async def table_message(self, chat: ChatRecord) -> MessageRecord:
         await self.idle()
         message_id = self.message_id(self.live(chat))

@@ -15,12 +15,12 @@ HAND_USAGE = "Use /hand NUMBER, e.g. /hand 12 (numbers are in /history)."
 
 
 async def answers(bed: Bed, player: Player, chat: ChatRecord, text: str) -> list[str]:
-    """Every new message of the bot in `chat` after `player` typed `text`."""
+    """Every new message of the bot that `player` sees in `chat` after he typed `text`."""
     await bed.idle()
-    before = len(chat.bot_messages())
+    before = len(bed.seen(chat, player))
     await player.send(chat, text)
     await bed.idle()
-    return [m.text or m.caption or "" for m in chat.bot_messages()[before:]]
+    return [m.text or m.caption or "" for m in bed.seen(chat, player)[before:]]
 
 
 # --------------------------------------------------------------------- D. clean refusals

@@ -65,7 +65,7 @@ async def test_replies_in_a_group_and_in_private_arrive_through_flood_waits(bed:
     bed.tg.faults.fail_next("sendMessage", Fault.retry_after(1), chat_id=boris.id)
     await boris.start_bot()
     await bed.idle()
-    assert [m for m in group.bot_messages() if m.reply_to is not None]
+    assert [m for m in bed.seen(group, ana) if m.reply_to is not None]
     assert boris.dm.bot_messages()
     assert bed.services.outbox.delivered["flood waits"] == 3
 

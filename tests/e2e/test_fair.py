@@ -184,10 +184,10 @@ async def play_story(bed: Bed) -> Played:
     every = [t for m in group.bot_messages() for t in versions(m) if t.startswith("🃏 Svara")]
     secret = one(rf"🔓 Table secret: ({HEX64})", lobby.text or "")
 
-    before = len(group.bot_messages())
+    before = len(bed.seen(group, boris))
     await boris.send(group, "/hand 1")
     await bed.idle()
-    answer = group.bot_messages()[before:]
+    answer = bed.seen(group, boris)[before:]
     seen = {p.name: "\n\n".join(m.text or "" for m in p.inbox if "Points:" in (m.text or ""))
             for p in players}
     return Played(players, seeds, table_commitment, every, secret, hand_link(answer),

@@ -129,10 +129,10 @@ async def test_the_hand_reply_speaks_plain_words_and_still_carries_the_proof(bed
     await bed.idle()
     for language, label in (("en", "For the checking page:"), ("bg", "За страницата за проверка:")):
         await reply(bed, ana, group, f"/language {language}")
-        before = len(group.bot_messages())
+        before = len(bed.seen(group, boris))
         await boris.send(group, "/hand 1")
         await bed.idle()
-        messages = group.bot_messages()[before + 1:]  # after the hand's story: its proof
+        messages = bed.seen(group, boris)[before + 1:]  # after the hand's story: its proof
         assert len(messages) == 2, [m.text for m in messages]
         fields: dict[str, str] = {}
         for message in messages:
@@ -171,7 +171,7 @@ async def test_a_skipped_deal_number_shows_in_hand_and_its_proof(bed: Bed) -> No
     answer = await reply(bed, boris, group, "/hand 2")
     assert "Deal 3 at this table." in answer[1], answer
     assert "⚠️ This table has no record of its deals 2: a deal that was not kept" in answer[1]
-    link = next(str(e["url"]) for m in group.bot_messages()[-3:] for e in m.entities
+    link = next(str(e["url"]) for m in bed.seen(group, boris)[-3:] for e in m.entities
                 if e.get("type") == "text_link")
     fields = dict(part.split("=", 1) for part in link.partition("#")[2].split("&"))
     assert (fields["k"], fields["g"]) == ("3", "2")

@@ -45,10 +45,13 @@ def disk_full(db: Path) -> Iterator[None]:
 
 
 async def reply_to(bed: Bed, command: MessageRecord) -> str:
-    """The one message the bot sent in reply to `command` in a group."""
+    """The one message the bot sent in reply to `command` in a group (shown to its sender
+    alone where the command was an ephemeral one)."""
     await bed.idle()
-    texts = [m.text or "" for m in command.chat.bot_messages()
-             if m.reply_to is not None and m.reply_to.message_id == command.message_id]
+    hidden = [r for r in bed.tg.world.ephemeral.all(command.chat) if r.sender.is_bot]
+    texts = [m.text or "" for m in [*command.chat.bot_messages(), *hidden]
+             if m.reply_to is command or (m.reply_to is not None and command.message_id
+                                          and m.reply_to.message_id == command.message_id)]
     assert len(texts) == 1, texts
     return texts[0]
 

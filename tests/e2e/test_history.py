@@ -54,12 +54,13 @@ def steady_clock(bed: Bed) -> None:
 
 
 async def reply(bed: Bed, player: Player, chat: ChatRecord, text: str) -> list[str]:
-    """What the bot answers to `text` (every new message of the bot in that chat)."""
+    """What the bot answers to `text` (every new message of the bot that `player` sees in
+    that chat)."""
     await bed.idle()
-    before = len(chat.bot_messages())
+    before = len(bed.seen(chat, player))
     await player.send(chat, text)
     await bed.idle()
-    return [m.text or m.caption or "" for m in chat.bot_messages()[before:]]
+    return [m.text or m.caption or "" for m in bed.seen(chat, player)[before:]]
 
 
 async def test_hand_proof_opens_shown_cards_only_and_checks_with_hashlib(bed: Bed) -> None:
@@ -83,7 +84,7 @@ async def test_hand_proof_opens_shown_cards_only_and_checks_with_hashlib(bed: Be
     assert story.splitlines()[0].startswith(f"📜 Hand {number} · ")
     assert "Vera folds" in story
     # The proof in full is folded into the message, as the checking page reads it.
-    message = group.bot_messages()[-1]
+    message = bed.seen(group, boris)[-1]
     assert "expandable_blockquote" in {e.get("type") for e in message.entities}
     lines = proof.splitlines()
     fields = dict(part.split("=", 1)
@@ -166,7 +167,7 @@ async def test_top_and_stats_match_the_ledger_and_the_chart_is_a_png(bed: Bed) -
     stats = await reply(bed, vera, group, "/stats")
     assert stats[0].splitlines()[:2] == [
         "📊 Vera", f"Hands played 1, won 0 · net {nets['Vera']:+d}"]
-    photo = group.bot_messages()[-1].photo
+    photo = bed.seen(group, vera)[-1].photo
     assert photo is not None
     data = photo.data
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and 5_000 < len(data) < 500_000
@@ -188,7 +189,7 @@ async def test_stats_group_draws_the_chat_and_refuses_where_it_has_nothing(bed: 
 
     now[0] = ended + 29 * 24 * 3600
     assert await reply(bed, boris, group, "/stats group") == [""]  # the photo, no text
-    photo = group.bot_messages()[-1].photo
+    photo = bed.seen(group, boris)[-1].photo
     assert photo is not None
     data = photo.data
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and 5_000 < len(data) < 500_000

@@ -159,8 +159,13 @@ async def test_e_a_chart_shows_as_a_picture_on_the_page(tmp_path: Path) -> None:
             await page.post("api/auto", user=who, on=False)
         assert (await page.post("api/send", user=ana, chat=group, text="/stats"))[0] == 200
         await running.idle()
-        photos = [m for m in (await page.state())["group"]["messages"] if m["photo"]]
+        # /stats is an ephemeral command: its chart is in the group for Ana's eyes only.
+        state = await page.state()
+        seats = {seat["id"]: seat for seat in state["seats"]}
+        photos = [m for m in seats[ana]["group_ephemeral"] if m["photo"]]
         assert len(photos) == 1, photos
+        assert not [m for m in state["group"]["messages"] if m["photo"]]
+        assert not [m for m in seats[boris]["group_ephemeral"] if m["photo"]]
         photo = photos[0]["photo"]
         assert (photo["width"], photo["height"]) == (960, 600)
         async with http.get(running.url + photo["src"].lstrip("/")) as response:

@@ -49,10 +49,15 @@ def _newest_table(driver: Any) -> WebElement | None:
     return found[-1] if found else None
 
 
+class NotDrawn(Exception):
+    """The page has not drawn the group's table message (yet): a wait looks again."""
+
+
 def _table(driver: Any) -> WebElement:
     """The newest table message in the group as the page shows it."""
     element = _newest_table(driver)
-    assert element is not None, "no table message on the page"
+    if element is None:
+        raise NotDrawn("no table message on the page")
     return element
 
 
@@ -65,7 +70,8 @@ def _labels(message: WebElement | None) -> list[str]:
 
 def _until(driver: Any, check: Any) -> Any:
     """Wait for `check(driver)`; the page redraws on every change, so elements go stale."""
-    return WebDriverWait(driver, WAIT, ignored_exceptions=[StaleElementReferenceException]) \
+    return WebDriverWait(driver, WAIT,
+                         ignored_exceptions=[StaleElementReferenceException, NotDrawn]) \
         .until(check)
 
 

@@ -58,7 +58,7 @@ def test_the_receivers_view_alone_shows_it(sandbox: tuple[Background, Running]) 
     with chromium("--window-size=1100,820") as driver:
         driver.get(run.url + f"#seat-{ana.id}")
         _until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".seat")))
-        driver.find_element(By.ID, "group-input").send_keys("/help")
+        driver.find_element(By.ID, "group-input").send_keys("/top")
         driver.find_element(By.CSS_SELECTOR, "#group-form button").click()
         bg.call(run.idle())
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Peek", callback_data="x")]])

@@ -19,7 +19,7 @@ async def test_only_the_receivers_view_of_the_group_has_it(tmp_path: Path) -> No
         ana, eve = running.seats
         group = running.group
         group.bot_status = "administrator"
-        status, _ = await page.post("api/send", user=ana.id, chat=group.id, text="/help")
+        status, _ = await page.post("api/send", user=ana.id, chat=group.id, text="/top")
         assert status == 200
         await running.idle()
         newest = group.messages[-1].message_id
