@@ -57,7 +57,7 @@ MODULES: dict[str, Module] = {
     "db": Module("bot/store/db.py", ("tests/store/test_db.py",
                                      "tests/store/test_migrations.py")),
     **{f"outbox.{part}": Module(f"bot/outbox/{part}.py", OUTBOX_TESTS)
-       for part in ("base", "table", "private", "reminders", "answers", "group")},
+       for part in ("base", "table", "private", "hidden", "reminders", "answers", "group")},
     "scoring": Module("engine/scoring.py", ("tests/engine/test_scoring.py",), fresh=True),
     "legality": Module("engine/legality.py", ("tests/engine/test_legality.py", *ENGINE_TESTS)),
     "pots": Module("engine/pots.py", ("tests/engine/test_pots.py", *ENGINE_TESTS)),
