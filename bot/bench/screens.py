@@ -113,6 +113,8 @@ def sent_in(calls: Iterable[Call], chat_id: int) -> list[Sent]:
             continue
         if not isinstance(c.result, dict):
             continue  # still in flight
+        if "ephemeral_message_id" in c.result:
+            continue  # one member's own message (his cards), not the table's screen
         message_id = int(c.result.get("message_id", 0))
         out.append(Sent(c.at, c.method == "sendMessage", message_id,
                         c.params.get("reply_markup")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.bench.losses import Losses, count_losses
+from bot.bench.screens import sent_in, table_screens
 from bot.sandbox.transcript import Call
 
 
@@ -42,3 +43,18 @@ def test_refusals_that_are_not_cut_offs_and_calls_in_flight_lose_nothing() -> No
         Call(0, "sendMessage", {"text": "in flight"}, 5, 0.0),
     ]
     assert count_losses(calls) == Losses(lost=0, retried=0, superseded=0)
+
+
+def test_a_members_own_message_with_buttons_is_not_the_table_screen() -> None:
+    buttons = {"inline_keyboard": [[{"text": "Call 10", "callback_data": "v1:3:7:2:call"}]]}
+    later = {"inline_keyboard": [[{"text": "Fold", "callback_data": "v1:3:7:3:fold"}]]}
+    calls = [
+        Call(1, "sendMessage", {"reply_markup": buttons}, -5, 1.0,
+             result={"message_id": 40}),
+        # "My cards": his cards and his buttons, shown to him alone.
+        Call(2, "sendMessage", {"reply_markup": buttons}, -5, 2.0,
+             result={"message_id": 0, "ephemeral_message_id": 1}),
+        Call(3, "editMessageText", {"reply_markup": later}, -5, 3.0,
+             result={"message_id": 40}),
+    ]
+    assert table_screens(sent_in(calls, -5)) == [(1.0, (7, 2)), (3.0, (7, 3))]
