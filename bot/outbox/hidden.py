@@ -5,14 +5,16 @@ with his own buttons while it is his) and goes when the hand is over.
 
 Telegram does not promise their delivery, and an app restart forgets them: the private
 chat stays the record, and "My cards" can always be pressed again. They are counted as
-messages into the group (the cautious reading of Telegram's limits): they wait for the
-group's pace, after the table message, and an edit of one waits for a quiet moment.
+messages into the group (the cautious reading of Telegram's limits): a deal's wait for
+the group's pace after the table message, and the others (an answer to "My cards", an
+edit, a deletion) for a quiet moment of the group.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
@@ -22,7 +24,7 @@ from bot.ephemeral_api import EphemeralGone, EphemeralRefused, NotModified
 from bot.i18n import Translator
 from bot.live import Live
 from bot.outbox.base import Hidden, OutboxBase, digest, markup
-from bot.pacing import PERSONAL, URGENT
+from bot.pacing import PERSONAL
 from bot.render.mine import my_cards
 
 log = logging.getLogger(__name__)
@@ -65,11 +67,10 @@ class HiddenCards(OutboxBase):
         admin may at any time. False when it could not be sent (Telegram refused or did
         not answer, or the group's budget would keep it past the window)."""
         hand_id = live.hand_id
-        if press_id is not None and \
-                self.pace.wait_for_slot(live.chat_id) > ephemeral_api.WINDOW_SECONDS - 3:
-            return False
-        # The answer to a press goes first; a deal's cards after the table message.
-        await self.pace.slot(live.chat_id, URGENT if press_id is not None else PERSONAL)
+        if press_id is None:
+            await self.pace.slot(live.chat_id, PERSONAL)  # a deal's cards: after the table's
+        elif not await self._quiet_moment(live.chat_id, ephemeral_api.WINDOW_SECONDS - 3):
+            return False  # the press was answered with his cards already (toast or popup)
         screen = my_cards(live.view(self.now()), tr, seat)
         if screen is None or live.hand_id != hand_id:
             return False  # the hand moved on while the group's budget refilled
@@ -92,6 +93,16 @@ class HiddenCards(OutboxBase):
             # One message a hand: the newer one takes the older one's place.
             self._gone(live, earlier)
         return True
+
+    async def _quiet_moment(self, chat_id: int, within: float) -> bool:
+        """Take the group's slot in its next quiet moment (free, and no other call waiting
+        for it), so that the table message never waits behind one member's message; False
+        if none came `within` seconds."""
+        for _ in range(max(1, math.ceil(within / (self.pace.spacing / 2)))):
+            if self.pace.take_spare(chat_id):
+                return True
+            await asyncio.sleep(self.pace.spacing / 2)
+        return False
 
     def _follow_hidden(self, live: Live) -> None:
         """The table changed: each member's message follows it, or goes with its hand."""
@@ -130,8 +141,7 @@ class HiddenCards(OutboxBase):
             while hidden.gone or hidden.pending is not None:
                 # Only in a quiet moment of the group: the table message, which everyone
                 # reads, never waits behind what one member sees.
-                if not self.pace.take_spare(chat_id):
-                    await asyncio.sleep(self.pace.spacing / 2)
+                if not await self._quiet_moment(chat_id, self.pace.spacing):
                     continue
                 if hidden.gone:
                     try:
