@@ -291,6 +291,9 @@ class RealTable:
         creator = self.players[0]
         if self.plan.cards != "private":
             await creator.send(self.group, f"/settings cards {self.plan.cards}")
+            # As an admin would, he opens the table once the bot said the setting is saved.
+            await self._within(LOBBY_WAIT, lambda: any(
+                m.sender.is_bot for m in self.group.messages))
         await creator.send(self.group, "/newgame")
         await self._until(self.event, self.table_message)
         for player in self.players:
