@@ -85,3 +85,31 @@ def test_the_guard_remembers_as_many_users_as_it_keeps_then_forgets_the_quietest
             guard.check(user)
         # Still remembered among the kept, he is still ignored; past them, forgotten.
         assert guard.check(1) is verdict
+
+
+def test_a_new_user_is_answered_even_when_the_clock_starts_at_zero() -> None:
+    assert CommandGuard(now=lambda: 0.0).check(1) is Verdict.ANSWER
+
+
+def test_a_command_past_the_burst_is_a_flood_however_soon_the_window_reopens() -> None:
+    now = [0.0]
+    guard = CommandGuard(now=lambda: now[0])
+    assert [guard.check(1) for _ in range(BURST)] == [Verdict.ANSWER] * BURST
+    now[0] = WINDOW - 0.5  # the burst's first command leaves the window half a second later
+    assert guard.check(1) is Verdict.WARN
+
+
+def test_after_his_quiet_time_a_flooder_starts_afresh() -> None:
+    now = [0.0]
+    guard = CommandGuard(now=lambda: now[0], burst=2, window=10.0, quiet=1.0)
+    assert [guard.check(1) for _ in range(3)] == [Verdict.ANSWER, Verdict.ANSWER, Verdict.WARN]
+    now[0] = 1.5  # quiet over, still inside the window of his earlier commands
+    assert [guard.check(1) for _ in range(2)] == [Verdict.ANSWER, Verdict.ANSWER]
+
+
+def test_a_user_forgotten_past_the_kept_number_starts_afresh() -> None:
+    guard = CommandGuard(now=lambda: 0.0)
+    assert [guard.check(1) for _ in range(BURST)] == [Verdict.ANSWER] * BURST
+    for other in range(2, KEPT + 3):  # every other user pushes the oldest out
+        guard.check(other)
+    assert guard.check(1) is Verdict.ANSWER

@@ -188,3 +188,15 @@ def test_a_window_lets_through_what_a_log_of_the_last_times_would(seed: int) -> 
             log.append(now)
     clock = Watch()
     assert went(Limit.window(6, 3.0, clock=clock), clock, times) == want
+
+
+@pytest.mark.parametrize(("burst", "hold", "gap"), [(0, 1.0, 0.0), (1, -1.0, 0.0), (1, 1.0, -0.5)])
+def test_a_limit_without_a_token_or_with_negative_time_is_refused(
+        burst: int, hold: float, gap: float) -> None:
+    with pytest.raises(ValueError, match="a limit needs a token and no negative time"):
+        Limit(burst, hold, gap=gap)
+
+
+def test_a_limit_whose_tokens_come_back_at_once_lets_everything_through() -> None:
+    limit: Limit[int] = Limit(1, 0.0, clock=lambda: 5.0)
+    assert [limit.take(1) for _ in range(3)] == [0.0, 0.0, 0.0]
