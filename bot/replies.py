@@ -210,6 +210,16 @@ SEED_SET = N_("Your seed is now <code>{seed}</code> (<code>{short}</code> in /ha
               "its first deal.")
 """/seed TEXT went through."""
 
+APP_SEED_SET = N_("🔐 Your own seed is set: this app drew it on your phone and keeps it. It "
+                  "counts from your first deal at this table, and the checking page finds "
+                  "your seat with it.")
+"""The Mini App's seed button pressed before his first deal at the table."""
+
+APP_SEED_LATER = N_("🔐 Your own seed is set, for the tables you have not been dealt at yet: "
+                    "here yours was fixed at your first deal and stays until the table "
+                    "closes.")
+"""The Mini App's seed button pressed after his first deal at the table."""
+
 GIVE_TO_WHOM = N_("🎁 {giver}: give chips to whom?")
 """/give with nobody named: the players' buttons follow."""
 GIVE_AMOUNT_TO_WHOM = N_("🎁 {giver}: give {chips} to whom?")

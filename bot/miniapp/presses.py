@@ -17,6 +17,7 @@ from bot.miniapp.state import (
     APP_JOIN,
     APP_LEAVE,
     APP_REBUY,
+    APP_SEED,
     APP_TOP_UP,
     LOBBY_BUTTONS,
     SVARA_BUTTONS,
@@ -26,6 +27,8 @@ from engine import Act, Action
 
 _TURN = {Button.FOLD: Act.FOLD, Button.CALL: Act.CALL, Button.RAISE: Act.RAISE,
          Button.ALL_IN: Act.ALL_IN, Button.BLIND: Act.BLIND, Button.NO_BLIND: Act.NO_BLIND}
+SEED_DIGITS = 32
+"""A seed the page draws: 128 random bits, as lowercase hex."""
 _SVARA = {Button.SVARA_JOIN: Act.JOIN_SVARA, Button.SVARA_SKIP: Act.SKIP_SVARA}
 
 
@@ -111,7 +114,18 @@ class Presses:
                 await store.gifts.queue(live.id, who.id, "rebuy", None)
                 return replies.REBUY_NEXT_HAND
             return None
+        if data.startswith(APP_SEED):
+            return await self._seed(live.id, who, data[len(APP_SEED):])
         raise errors.Expired()
+
+    async def _seed(self, table_id: int, who: Player, seed: str) -> str:
+        """The page's seed for the player: 32 hex digits it drew and keeps (his /seed)."""
+        if len(seed) != SEED_DIGITS or any(c not in "0123456789abcdef" for c in seed):
+            raise errors.Expired()
+        fairness = self.services.store.fairness
+        await fairness.set_seed(who.id, seed)
+        return (replies.APP_SEED_LATER if await fairness.fixed(table_id, who.id)
+                else replies.APP_SEED_SET)
 
     async def _member(self, chat_id: int, user_id: int) -> Any:
         if chat_id > 0:  # a practice table: only its player is "in" the chat

@@ -52,6 +52,8 @@ WORDS = {
 """Words of the page itself, sent in the viewer's language."""
 
 APP_JOIN, APP_LEAVE, APP_TOP_UP, APP_REBUY = "app:join", "app:leave", "app:topup", "app:rebuy"
+APP_SEED = "app:seed:"
+"""The seed button's press: followed by the 32 hex digits the page drew for the player."""
 """The lobby's own presses (the table message has no buttons for them: /join, /leave,
 /topup and /rebuy do the same in the group, through the same `Games` calls)."""
 
@@ -202,6 +204,9 @@ def _lobby(snap: Snapshot, viewer: int, tr: Translator) -> dict[str, Any]:
         "players": [{"name": short_name(s.name), "stack": s.stack,
                      "me": s.player == viewer, "away": s.sitting_out} for s in view.seats],
         "actions": actions,
+        # Before the first deal: one tap gives the viewer a seed of his own, drawn and kept
+        # by the page (docs/FAIRNESS.md: set after the commitment, before the first deal).
+        "seed": tr.gettext("🔐 My own seed") if view.status is TableStatus.LOBBY else None,
         "creator": snap.creator == viewer,
     }
 

@@ -231,6 +231,13 @@ class Fairness:
                   " ON CONFLICT (user_id) DO UPDATE SET seed = excluded.seed,"
                   " set_at = excluded.set_at", (user_id, seed, at)))
 
+    async def fixed(self, table_id: int, user_id: int) -> bool:
+        """Whether the player's seed at the table is fixed already (he has been dealt
+        there): a /seed now counts only at later tables."""
+        row = await self._db.fetchone("SELECT 1 FROM table_seeds WHERE table_id = ? AND"
+                                      " user_id = ?", (table_id, user_id))
+        return row is not None
+
     async def seed(self, user_id: int) -> str | None:
         row = await self._db.fetchone("SELECT seed FROM player_seeds WHERE user_id = ?",
                                       (user_id,))

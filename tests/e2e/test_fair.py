@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -357,6 +357,12 @@ async def test_the_verifier_page_takes_the_reply_and_never_shows_green_for_a_par
         assert "your card message listed" in driver.find_element(By.ID, "seeds").text
         paste("\n\n".join(played.answer), seen, seed)
         assert verdict("true").startswith("Verified: all")
+        # The Mini App adds the seed it keeps to the link's fragment: the seat is found.
+        driver.get("about:blank")
+        driver.get(f"{PAGE.as_uri()}#{fragment}&my={quote(seed)}")
+        assert verdict("partial").startswith("Checked so far")
+        assert driver.find_element(By.ID, "seed").get_attribute("value") == seed
+        assert "Boris's seed" in driver.find_element(By.ID, "seat").text
 
         # Before the secret is out: checked so far, with what is not, never green.
         paste(without_secret(fragment), seen, seed)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.miniapp.links import app_payload
 from bot.sandbox.harness import Sandbox
+from engine import seed_hash
 from tests.e2e.bed import Bed
 from tests.miniapp.app import PUBLIC_URL, Served, Viewer, audited
 
@@ -144,3 +145,47 @@ async def test_a_finished_hand_is_shared_as_a_prepared_inline_message(app: Serve
     assert link["url"] == state["proof"]
 
 
+
+
+async def test_one_tap_in_the_lobby_gives_a_seed_of_his_own_that_his_first_deal_uses(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await ana.send(group, "/settings blind off")
+    await bed.idle()
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    fairness = bed.services.store.fairness
+    boris_v = await app.open(boris, await_payload(app, live.id))
+    assert boris_v.state["lobby"]["seed"] == "🔐 My own seed"
+    # What the page did not draw is refused and changes nothing.
+    for forged in ("app:seed:" + "AB" * 16, "app:seed:" + "a" * 31, "app:seed:" + "a" * 33,
+                   "app:seed:" + "g" * 32, "app:seed:", "app:seed"):
+        assert (await boris_v.press(forged)) == {"ok": False,
+                                                 "error": "This button has expired."}, forged
+    assert await fairness.seed(boris.id) is None
+    drawn = "0f" * 16
+    answer = await boris_v.press("app:seed:" + drawn)
+    assert answer["ok"] and answer["said"].startswith("🔐 Your own seed is set: this app")
+    assert await fairness.seed(boris.id) == drawn
+    # His first deal at this table takes it: the proof lists its hash at his seat.
+    ana_v = await app.open(ana, await_payload(app, live.id))
+    assert (await ana_v.press(ana_v.button("Start"))) == {"ok": True}
+    assert live.hand is not None
+    first = await fairness.proof(live.hand_id)
+    assert first is not None
+    seat = [p.id for p in (ana, boris)].index(boris.id)
+    assert first.seeds[seat] == seed_hash(drawn) and first.defaults[seat] is None
+    # After it, the page offers no seed button, and a seed sent anyway is for later tables.
+    state = await boris_v.refresh()
+    assert state["lobby"]["seed"] is None
+    later = "1e" * 16
+    answer = await boris_v.press("app:seed:" + later)
+    assert answer["ok"] and answer["said"].startswith(
+        "🔐 Your own seed is set, for the tables you have not been dealt at yet")
+    assert await fairness.seed(boris.id) == later
+
+
+def await_payload(app: Served, table_id: int) -> str:
+    return app_payload(app.bed.services.link_secret, table_id)

@@ -32,9 +32,10 @@ class Background:
     """The sandbox on an event loop of its own thread, while a browser test blocks.
 
     Hands are dealt from `seeds` in turn, then from `seed` (a test may add seeds while
-    it runs)."""
+    it runs); with `seed` None, as in production, from each table's secret and seeds."""
 
-    def __init__(self, db: Path, *, players: int, names: tuple[str, ...], seed: bytes) -> None:
+    def __init__(self, db: Path, *, players: int, names: tuple[str, ...],
+                 seed: bytes | None) -> None:
         self.db = db
         self.players, self.names, self.seed = players, names, seed
         self.seeds: list[bytes] = []
@@ -44,13 +45,17 @@ class Background:
         self._thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
 
     def _next_seed(self) -> bytes:
-        return self.seeds.pop(0) if self.seeds else self.seed
+        if self.seeds:
+            return self.seeds.pop(0)
+        assert self.seed is not None
+        return self.seed
 
     async def _main(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
         try:
             async with launch(players=self.players, db=self.db, speed=20.0, names=self.names,
-                              seed_source=self._next_seed) as running:
+                              seed_source=None if self.seed is None else self._next_seed
+                              ) as running:
                 self._ready.put(running)
                 await self._stop.wait()
         except BaseException as err:
@@ -76,7 +81,7 @@ class Background:
 
 @contextmanager
 def running(db: Path, *, players: int, names: tuple[str, ...],
-            seed: bytes) -> Iterator[tuple[Background, Running]]:
+            seed: bytes | None) -> Iterator[tuple[Background, Running]]:
     """The sandbox running in the background for the length of a test."""
     bg = Background(db, players=players, names=names, seed=seed)
     started = bg.start()

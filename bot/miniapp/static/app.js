@@ -289,11 +289,17 @@
     const here = s.status === "lobby"
       ? lobby.actions.filter((a) => a.do !== "app:join" && a.do !== "app:leave")
       : lobby.actions;
-    actions.replaceChildren(...here.map((a) => {
+    const nodes = here.map((a) => {
       const node = button(a.label, a.do === "app:leave" ? "quiet" : "", () => press(a.do));
       node.dataset.press = a.do;
       return node;
-    }));
+    });
+    if (lobby.seed) {
+      const node = button(lobby.seed, "quiet", ownSeed);
+      node.id = "own-seed";
+      nodes.push(node);
+    }
+    actions.replaceChildren(...nodes);
     $("info").hidden = s.status !== "playing";
     $("info").setAttribute("aria-label", s.words.table);
     openSheet(sheet && s.status === "playing");
@@ -313,7 +319,9 @@
     const proof = $("proof");
     proof.hidden = !s.proof;
     if (s.proof) {
-      proof.href = s.proof;
+      // The page's own seed goes in the part of the address no server sees.
+      const seed = keptSeed();
+      proof.href = s.proof + (seed ? "&my=" + encodeURIComponent(seed) : "");
       proof.textContent = "🔐 " + s.words.check;
     }
   }
@@ -390,7 +398,7 @@
   }
 
   async function press(data) {
-    if (busy) return;
+    if (busy) return false;
     busy = true;
     showError("");
     enable(false);
@@ -401,12 +409,31 @@
         if (answer.said) showError(answer.said, true);
         buzz("impact", "light");
       }
+      return Boolean(answer.ok);
     } catch (err) {
       showError(state ? state.words.offline : String(err));
+      return false;
     } finally {
       busy = false;
       enable(true);
     }
+  }
+
+  // A seed of the player's own in one tap: 128 bits drawn here, after the table's
+  // commitment is shown, kept on this device for the checking page.
+  const SEED_KEY = "svara-seed";
+
+  async function ownSeed() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    const seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (await press("app:seed:" + seed)) {
+      try { localStorage.setItem(SEED_KEY, seed); } catch (err) { /* kept by the bot */ }
+    }
+  }
+
+  function keptSeed() {
+    try { return localStorage.getItem(SEED_KEY) || ""; } catch (err) { return ""; }
   }
 
   async function share() {
