@@ -49,9 +49,15 @@ class GroupPace:
         self._groups: dict[int, _Group] = {}
         self._tickets = itertools.count()
 
-    def wait_for_slot(self, chat_id: int) -> float:
-        """Seconds until the next slot of `chat_id` opens (0 when one is free now)."""
-        return self._slots.wait(chat_id)
+    def wait_for_slot(self, chat_id: int, priority: int | None = None) -> float:
+        """Seconds until the next slot of `chat_id` opens (0 when one is free now); with
+        `priority`, until a call of that priority asked for now would go: behind every call
+        of its priority or a more urgent one already waiting there."""
+        wait = self._slots.wait(chat_id)
+        group = self._groups.get(chat_id)
+        if priority is None or group is None:
+            return wait
+        return wait + self.spacing * sum(1 for ahead, _ in group.waiting if ahead <= priority)
 
     def take_spare(self, chat_id: int) -> bool:
         """Take `chat_id`'s slot only if it is free now and no call waits for it: for a call

@@ -46,6 +46,7 @@ ENGINE_TESTS = ("tests/engine/test_table.py", "tests/engine/test_rule_holes.py",
                 "tests/engine/test_stories.py", "tests/engine/test_properties.py")
 
 OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/e2e/test_delivery.py",
+                "tests/e2e/test_answers.py",
                 # The reply queue, answers to ephemeral commands and a member's own cards
                 # in the group are reached by these alone.
                 "tests/e2e/test_in_group.py", "tests/e2e/test_flood.py",

@@ -13,12 +13,14 @@ from telegram.constants import ParseMode
 from bot import ephemeral_api
 from bot.ephemeral_api import EphemeralMessage
 from bot.outbox.base import REPLIES_KEPT, Delivery, OutboxBase
+from bot.pacing import URGENT
 
 log = logging.getLogger(__name__)
 
 HIDDEN_WAIT = ephemeral_api.WINDOW_SECONDS - 5
-"""The longest wait for the group's slot with which an answer to an ephemeral command is
-still tried there (Telegram takes it within its window after the command)."""
+"""The longest wait for the group's slot, behind the calls already waiting for it, with
+which an answer to an ephemeral command is still tried there (Telegram takes it only within
+its window after the command)."""
 
 
 class Answers(OutboxBase):
@@ -74,7 +76,7 @@ class Answers(OutboxBase):
         sender alone, when the group has a slot for it soon enough (Telegram takes it only
         within seconds of the command); else, or where Telegram refuses it, in his private
         chat; and only where that is closed too, in the group."""
-        if self.pace.wait_for_slot(message.chat_id) <= HIDDEN_WAIT:
+        if self.pace.wait_for_slot(message.chat_id, URGENT) <= HIDDEN_WAIT:
             how = await self._deliver("hidden reply", message.chat_id, partial(
                 ephemeral_api.send_text, self.app.bot, asker.chat_id, asker.receiver_user_id,
                 text, parse_mode=kwargs.get("parse_mode"),
@@ -98,7 +100,7 @@ class Answers(OutboxBase):
             await self._deliver("photo", message.chat_id, partial(message.reply_photo, photo),
                                 paced=message.chat.type != "private")
             return
-        if self.pace.wait_for_slot(message.chat_id) <= HIDDEN_WAIT:
+        if self.pace.wait_for_slot(message.chat_id, URGENT) <= HIDDEN_WAIT:
             how = await self._deliver("hidden photo", message.chat_id, partial(
                 ephemeral_api.send_photo, bot, asker.chat_id, asker.receiver_user_id, photo,
                 reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)

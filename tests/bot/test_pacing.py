@@ -56,3 +56,25 @@ async def test_other_groups_do_not_wait_for_a_busy_one() -> None:
     await asyncio.wait_for(pace.slot(-2, EDIT), timeout=1.0)
     assert not busy.done()
     busy.cancel()
+
+
+async def test_the_wait_told_for_a_call_counts_the_calls_waiting_ahead_of_it() -> None:
+    now = [1000.0]
+    pace = GroupPace(21.0, clock=lambda: now[0])  # one slot every 3 s
+    assert pace.spacing == 3.0
+    assert pace.wait_for_slot(-1) == pace.wait_for_slot(-1, URGENT) == 0.0  # all quiet
+    await pace.slot(-1, URGENT)  # taken now: the next one opens in 3 s
+    now[0] += 1.0
+    assert pace.wait_for_slot(-1) == pace.wait_for_slot(-1, URGENT) == 2.0
+    # Two answers and an edit queue up behind it: an answer asked for now goes after the
+    # two answers (an edit waits behind every answer), an edit after all three.
+    waiting = [asyncio.create_task(pace.slot(-1, p)) for p in (URGENT, URGENT, EDIT)]
+    await asyncio.sleep(0)
+    assert pace.wait_for_slot(-1) == 2.0  # the slot itself
+    assert pace.wait_for_slot(-1, URGENT) == 2.0 + 2 * 3.0
+    assert pace.wait_for_slot(-1, EDIT) == 2.0 + 3 * 3.0
+    assert pace.wait_for_slot(-2, URGENT) == 0.0  # another group waits for nothing
+    for task in waiting:
+        task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)
+    assert pace.wait_for_slot(-1, URGENT) == 2.0  # the cancelled calls wait no more

@@ -62,11 +62,11 @@ class Bed:
         tg.flood.clock = lambda: started + (time.monotonic() - started) * TIME_SCALE
 
     def settings(self) -> Settings:
+        values = {"group_per_minute": PER_MINUTE * TIME_SCALE, **self.overrides}
         return Settings(
             bot_token=SecretStr(FAKE_TOKEN), database=self.db, rate_limit=False,
-            group_per_minute=PER_MINUTE * TIME_SCALE,
             _env_file=None,  # type: ignore[call-arg]
-            **self.overrides,
+            **values,
         )
 
     def next_seed(self) -> bytes:
