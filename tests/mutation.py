@@ -123,7 +123,8 @@ def run(name: str, module: Module, children: int) -> Counter[str]:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "mutants")
-    for folder in ("bot", "engine", "tests"):
+    # docs/ too: tests read the documents they hold to (FAIRNESS.md, verify.html).
+    for folder in ("bot", "engine", "tests", "docs"):
         shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
     (work / "pyproject.toml").write_text(pyproject_for(module), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(work)}
@@ -153,6 +154,9 @@ def run(name: str, module: Module, children: int) -> Counter[str]:
         else:
             counts["survived"] += 1
             print(f"  {name}: {mutant} {how}", flush=True)
+    if counts["not run"] and not counts["killed"] + counts["survived"]:
+        # mutmut could not run the tests at all (see its log): no score to give.
+        raise SystemExit(f"{name}: no mutant was tested; see {work / 'mutmut.log'}")
     return counts
 
 

@@ -32,7 +32,7 @@ class Answers(OutboxBase):
         (`key`) replaces the one still waiting."""
         kwargs.setdefault("parse_mode", ParseMode.HTML)
         if message.chat.type == "private":
-            self._background(self._reply_now(message, text, kwargs, paced=False))
+            self._background(self._reply_now(message, text, kwargs))
             return
         queue = self._replies.setdefault(message.chat_id, {})
         waiting = queue.pop(key, [])
@@ -55,20 +55,19 @@ class Answers(OutboxBase):
                 message, text, kwargs = waiting.pop(0)
                 if not waiting:
                     del queue[key]
-                await self._reply_now(message, text, kwargs, paced=True)
+                await self._reply_now(message, text, kwargs)
         finally:
             self._answering.discard(chat_id)
             if not self._replies.get(chat_id):
                 self._replies.pop(chat_id, None)
 
-    async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any], *,
-                         paced: bool) -> None:
+    async def _reply_now(self, message: Message, text: str, kwargs: dict[str, Any]) -> None:
         asker = ephemeral_api.answer_to(message)
         if asker is not None:
             await self._reply_hidden(message, asker, text, kwargs)
             return
         await self._deliver("reply", message.chat_id,
-                            partial(message.reply_text, text, **kwargs), paced=paced)
+                            partial(message.reply_text, text, **kwargs))
 
     async def _reply_hidden(self, message: Message, asker: EphemeralMessage, text: str,
                             kwargs: dict[str, Any]) -> None:
@@ -81,7 +80,7 @@ class Answers(OutboxBase):
                 ephemeral_api.send_text, self.app.bot, asker.chat_id, asker.receiver_user_id,
                 text, parse_mode=kwargs.get("parse_mode"),
                 reply_markup=kwargs.get("reply_markup"),
-                reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)
+                reply_to_ephemeral_id=asker.ephemeral_message_id))
             if how is not Delivery.REFUSED:
                 return
         how = await self._deliver("reply", asker.receiver_user_id, partial(
@@ -89,7 +88,7 @@ class Answers(OutboxBase):
         if how in (Delivery.BLOCKED, Delivery.REFUSED):
             await self._deliver("reply", message.chat_id, partial(
                 self.app.bot.send_message, message.chat_id, text,
-                message_thread_id=message.message_thread_id, **kwargs), paced=True)
+                message_thread_id=message.message_thread_id, **kwargs))
 
     async def reply_photo(self, message: Message, photo: bytes) -> None:
         """A picture answering a command (a chart): to its asker alone for an ephemeral
@@ -97,13 +96,12 @@ class Answers(OutboxBase):
         asker = ephemeral_api.answer_to(message)
         bot = self.app.bot
         if asker is None:
-            await self._deliver("photo", message.chat_id, partial(message.reply_photo, photo),
-                                paced=message.chat.type != "private")
+            await self._deliver("photo", message.chat_id, partial(message.reply_photo, photo))
             return
         if self.pace.wait_for_slot(message.chat_id, URGENT) <= HIDDEN_WAIT:
             how = await self._deliver("hidden photo", message.chat_id, partial(
                 ephemeral_api.send_photo, bot, asker.chat_id, asker.receiver_user_id, photo,
-                reply_to_ephemeral_id=asker.ephemeral_message_id), paced=True)
+                reply_to_ephemeral_id=asker.ephemeral_message_id))
             if how is not Delivery.REFUSED:
                 return
         how = await self._deliver("photo", asker.receiver_user_id,
@@ -111,7 +109,7 @@ class Answers(OutboxBase):
         if how in (Delivery.BLOCKED, Delivery.REFUSED):
             await self._deliver("photo", message.chat_id, partial(
                 bot.send_photo, message.chat_id, photo,
-                message_thread_id=message.message_thread_id), paced=True)
+                message_thread_id=message.message_thread_id))
 
 
 def _request(message: Message) -> tuple[int, int | None]:

@@ -218,12 +218,15 @@ class OutboxBase(ABC):
         table's own chat, or (True) the page for a ``web_app`` button in a private chat."""
 
     async def _deliver(self, what: str, chat_id: int, send: Callable[[], Awaitable[object]],
-                       *, paced: bool = False,
+                       *, paced: bool | None = None,
                        wanted: Callable[[], bool] | None = None) -> Delivery:
         """Send one message the way every message but the table's goes out: through the
-        group's pace when `paced`, again after a flood wait (as long as Telegram asks) or a
-        network error (backing off), until it is sent, refused for good, no longer
-        `wanted`, or `SEND_TRIES` are used up. Each end is counted; losses are logged."""
+        chat's pace when `paced` (by default: when the chat is a group), again after a
+        flood wait (as long as Telegram asks) or a network error (backing off), until it
+        is sent, refused for good, no longer `wanted`, or `SEND_TRIES` are used up. Each
+        end is counted; losses are logged."""
+        if paced is None:
+            paced = chat_id < 0  # every call into a group counts against its budget
         backoff = 1.0
         for attempt in range(1, SEND_TRIES + 1):
             if self._stopping:

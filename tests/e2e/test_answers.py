@@ -277,3 +277,85 @@ async def _until(check: Callable[[], bool]) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("it never happened")
+
+
+async def test_a_chart_in_a_group_keeps_its_pace_and_one_in_private_needs_none(
+        bed: Bed) -> None:
+    """/stats as a reply in the group is for the group to see: the figures, then the chart
+    in the group's next slot; in private both come at once."""
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await _played(bed, group, ana, boris)
+    bed.overrides["group_per_minute"] = 31.0  # a slot every 2 s
+    await bed.restart()
+    pace = bed.services.outbox.pace
+    said = await boris.send(group, "good hand")
+    await asyncio.sleep(pace.wait_for_slot(group.id))
+    before = len(group.bot_messages())
+    await ana.send(group, "/stats", reply_to=said)  # Boris's figures, for everyone
+    await _until(lambda: len(group.bot_messages()) > before)
+    (text,) = group.bot_messages()[before:]
+    assert (text.text or "").startswith("📊 Boris\nHands played 1") and bold(text) == ["Boris"]
+    assert pace.wait_for_slot(group.id) > 0.5  # the chart waits for the next slot
+    await bed.idle()
+    text, chart = group.bot_messages()[before:]
+    assert chart.photo is not None and chart.reply_to is not None
+    assert chart.reply_to.sender is ana.record and text.reply_to is chart.reply_to
+    # In private: the figures and the chart, neither waiting for a group's pace.
+    dm_before = len(ana.inbox)
+    await ana.send(ana.dm, "/stats")
+    await bed.idle()
+    text, chart = ana.inbox[dm_before:]
+    assert (text.text or "").startswith(STATS) and chart.photo is not None
+    assert ana.dm.id not in pace._slots
+
+
+async def test_a_hidden_answer_takes_the_groups_slot(bed: Bed) -> None:
+    """An answer shown to one member in the group still counts against the group's
+    budget: the next message into the group waits for the following slot."""
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await _played(bed, group, ana, boris)
+    bed.overrides["group_per_minute"] = 31.0  # a slot every 2 s
+    await bed.restart()
+    pace = bed.services.outbox.pace
+    await asyncio.sleep(pace.wait_for_slot(group.id))
+    await ana.send(group, "/stats")
+    await _until(lambda: len(hidden(bed, group, ana)) > 0)
+    assert pace.wait_for_slot(group.id) > 0.5  # the text took the slot; the chart waits
+    await bed.idle()
+    _, chart = hidden(bed, group, ana)
+    assert chart.photo is not None
+    assert pace.wait_for_slot(group.id) > 0.5  # and the chart took the next one
+
+
+async def test_an_answer_that_can_go_nowhere_is_logged_by_what_it_was(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    """The operator's log names each answer Telegram refused and where it was going."""
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await _played(bed, group, ana, boris)
+    ana.block_bot()
+    faults = bed.tg.server.faults
+    refused = Fault.bad_request("BOT_NOT_ADMIN")
+    for method in ("sendMessage", "sendPhoto"):  # the hidden try, then the group too
+        faults.fail_next(method, refused, chat_id=group.id, times=2)
+    before = len(group.bot_messages())
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await _ask(bed, group, ana, "/stats")
+        faults.fail_next("sendMessage", Fault.bad_request("chat not found"), chat_id=group.id)
+        await _ask(bed, group, boris, "/top")
+        await boris.start_bot()
+        await bed.idle()
+        faults.fail_next("sendPhoto", Fault.bad_request("PHOTO_INVALID_DIMENSIONS"),
+                         chat_id=boris.id)
+        await _ask(bed, boris.dm, boris, "/stats")
+    assert len(group.bot_messages()) == before  # nothing got through to the group
+    said = caplog.messages
+    for line in (f"hidden reply to {group.id} refused: ", f"reply to {ana.id}: blocked",
+                 f"reply to {group.id} refused: Bot_not_admin",
+                 f"hidden photo to {group.id} refused: ", f"photo to {ana.id}: blocked",
+                 f"photo to {group.id} refused: Bot_not_admin",
+                 f"reply to {group.id} refused: Chat not found",
+                 f"photo to {boris.id} refused: "):
+        assert any(m.startswith(line) for m in said), (line, said)
