@@ -50,7 +50,11 @@ OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/e2e/test_delivery.py",
                 # The reply queue, answers to ephemeral commands and a member's own cards
                 # in the group are reached by these alone.
                 "tests/e2e/test_in_group.py", "tests/e2e/test_flood.py",
-                "tests/e2e/test_hardening.py", "tests/e2e/test_attacks.py")
+                "tests/e2e/test_hardening.py", "tests/e2e/test_attacks.py",
+                # Turn reminders, the letter of a table closed with its group, and the
+                # Mini App's buttons in private messages.
+                "tests/e2e/test_tell.py", "tests/e2e/test_group_changes.py",
+                "tests/miniapp/test_play.py")
 
 MODULES: dict[str, Module] = {
     "clock": Module("bot/clock.py", ("tests/bot/test_clock.py",)),

@@ -4,10 +4,12 @@ sends when an edit is still on its way, and what a store failure does to card me
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from telegram.error import BadRequest
 
 from bot.app import rate_limiter
@@ -182,3 +184,27 @@ async def test_the_limiter_is_crowded_while_more_sends_wait_than_a_second_lets_o
     await asyncio.gather(*sends)
     assert not limiter.crowded
     await limiter.shutdown()
+
+
+async def test_when_the_budget_is_short_no_reminder_goes_and_the_log_says_why(
+        store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    app, outbox, games, live = await table(store)
+    await games.join(live, ANA)
+    await games.join(live, BORIS)
+    await games.start(live, ANA, is_admin=False)
+    await quiet(outbox, app)
+    sent = len(app.bot.sent)
+    app.bot.rate_limiter.crowded = True
+    superseded = outbox.delivered["superseded"]
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        outbox.remind(live, BORIS.id, None, 20)
+        await quiet(outbox, app)
+    assert len(app.bot.sent) == sent  # nothing went to Boris
+    assert outbox.delivered["superseded"] == superseded + 1
+    assert f"table {live.id}: no reminder to {BORIS.id} (the budget is short)" in \
+        caplog.messages
+    # With the budget back, the same reminder goes.
+    app.bot.rate_limiter.crowded = False
+    outbox.remind(live, BORIS.id, None, 20)
+    await quiet(outbox, app)
+    assert [chat for chat, _, _ in app.bot.sent[sent:]] == [BORIS.id]

@@ -10,6 +10,7 @@ from typing import Any
 from bot.callback_data import Button, Press
 from bot.clock import REMIND_ALARM
 from bot.pacing import URGENT
+from bot.sandbox.faults import Fault
 from bot.sandbox.limits import FloodMode
 from bot.sandbox.models import ChatRecord, MessageRecord
 from bot.sandbox.players import Player
@@ -281,3 +282,70 @@ async def test_a_long_game_stays_within_the_groups_budget(bed: Bed) -> None:
     assert len(writes) > 20
     for i, start in enumerate(writes):
         assert len([t for t in writes[i:] if t < start + 60]) <= 20
+
+
+async def _reminded(bed: Bed, title: str = "Svara night", *,
+                    language: str | None = None) -> tuple[ChatRecord, Player, MessageRecord]:
+    """Ana and Boris (his Telegram in `language`) in a supergroup, Boris's turn reminded:
+    the group, Boris, and his reminder."""
+    ana = bed.tg.world.user("Ana")
+    boris = bed.tg.world.user("Boris", language_code=language)
+    players = [ana, boris]
+    group = bed.tg.world.supergroup(title, members=players, admins=(ana,))
+    await configure(bed, group, nudge_after=10.0)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    for label in ("No blind", "Bet 10"):  # Ana acts until the turn is Boris's
+        if to_act(bed, group, players) is ana:
+            assert await bed.press(ana, group, label) is None
+    assert to_act(bed, group, players) is boris
+    await nudge_job(bed, group).run(bed.app)
+    await bed.idle()
+    (nudge,) = [m for m in boris.inbox if not m.deleted and m.buttons]
+    return group, boris, nudge
+
+
+async def test_a_reminder_names_the_group_as_it_is_called(bed: Bed) -> None:
+    group, _, nudge = await _reminded(bed, "Tom & Jerry <3")
+    # The name as the group shows it (not escaped twice, nor read as markup).
+    assert (nudge.text or "").startswith("Your turn at Tom & Jerry <3: "), nudge.text
+    internal = -group.id - 1_000_000_000_000
+    assert nudge.button("Open the table")["url"] == (
+        f"https://t.me/c/{internal}/{bed.message_id(bed.live(group))}")
+
+
+async def test_a_reminder_speaks_the_players_language(bed: Bed) -> None:
+    _, _, nudge = await _reminded(bed, language="bg")
+    assert re.fullmatch(r"Твой ред е в Svara night: .+ · остават \d+ с",
+                        nudge.text or ""), nudge.text
+
+
+async def test_a_reminder_to_a_player_who_blocked_the_bot_marks_him_unreachable(
+        bed: Bed, caplog: Any) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.supergroup("Svara night", members=players, admins=(ana,))
+    await configure(bed, group, nudge_after=10.0)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    first = to_act(bed, group, players)
+    first.block_bot()
+    assert (await bed.store.users.get(first.id)).private_chat
+    with caplog.at_level("INFO", logger="bot.outbox"):
+        await nudge_job(bed, group).run(bed.app)
+        await bed.idle()
+    assert reminders(first) == []
+    assert not (await bed.store.users.get(first.id)).private_chat
+    assert any(m.startswith(f"reminder to {first.id}: blocked") for m in caplog.messages)
+
+
+async def test_a_reminder_that_cannot_be_taken_away_is_logged(bed: Bed, caplog: Any) -> None:
+    group, first, nudge = await _reminded(bed)
+    bed.tg.server.faults.fail_next("deleteMessage",
+                                   Fault.bad_request("message to delete not found"),
+                                   chat_id=first.id)
+    with caplog.at_level("INFO", logger="bot.outbox"):
+        assert await bed.press(first, group, "Fold") is None
+        await bed.idle()
+    assert not nudge.deleted
+    assert any(m.startswith(f"reminder removal to {first.id} refused: ")
+               for m in caplog.messages), caplog.messages
