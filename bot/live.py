@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from bot.achievements import Award
 from bot.clock import Wait, WaitKind, Want
 from bot.i18n import N_
 from bot.names import distinct
@@ -96,6 +98,8 @@ class Live:
     told_out: set[int] = field(default_factory=set)
     """Players told privately that their stack is below the ante (told once, until they
     have the ante again)."""
+    badges: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """The badges each seated player holds (`bot.achievements`), as the store has them."""
     cards_due: int = 0
     """Rounds of the hand in play whose cards went out but are not yet written as sent:
     written with the hand's next step (or at a clean stop). After a crash in between they
@@ -109,7 +113,8 @@ class Live:
 
     def view(self, now: float) -> TableView:
         """What the table message shows at `now` (the wait's time left counts down)."""
-        seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out)
+        seats = tuple(SeatView(s.player, self.names.get(s.player, "?"), s.stack, s.sitting_out,
+                               self.badges.get(s.player, ()))
                       for s in self.table.seats)
         wait = None if self.wait is None or not self.wait.kind.shown else self.wait
         left = None if wait is None else math.ceil(wait.left(now))
@@ -205,10 +210,19 @@ class Told(Protocol):
         """A closed table's results message reached its chat (or never can)."""
 
 
-def hand_outcome(hand: Hand) -> Outcome:
-    """How a finished hand ended, as its last round showed it."""
+def hand_outcome(hand: Hand, awards: Iterable[Award] = ()) -> Outcome:
+    """How a finished hand ended, as its last round showed it, with the badges it earned."""
     last_round = max(i for i, e in enumerate(hand.events) if isinstance(e, RoundStarted))
-    return outcome_of(hand, since=last_round)
+    outcome = outcome_of(hand, since=last_round)
+    return replace(outcome, badges=tuple((a.player, a.badge) for a in awards))
+
+
+def add_badges(live: Live, awards: Iterable[Award]) -> None:
+    """Remember badges the store has just written for players at the table."""
+    for a in awards:
+        held = live.badges.get(a.player, ())
+        if a.badge not in held:
+            live.badges[a.player] = (*held, a.badge)
 
 
 def lobby_want(s: TableSettings, seated: int, ready: int) -> Want:

@@ -99,7 +99,9 @@ async def on_stats(update: Update, context: Context) -> None:
             await reply(context, message, tr.format(replies.NOT_PLAYED,
                                                      name=target.name))
             return
-        await reply(context, message, stats_text(tr, target.name, stats))
+        # Badges are earned once, wherever: /stats lists them all, in a group too.
+        badges = [h.badge for h in await context.services.store.achievements.held(target.id)]
+        await reply(context, message, stats_text(tr, target.name, stats, badges))
         series = await history.chips_over_time(target.id, chat_id)
         title = group_title(message.chat.title)
         place = title if chat_id is not None and title else tr.gettext(replies.EVERY_CHAT)

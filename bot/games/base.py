@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 
 from bot import errors, fairness
+from bot.achievements import Award
 from bot.clock import Alarms, Clock, Wait, WaitKind, Want
 from bot.i18n import normalize_language
 from bot.live import REBUY_GRACE, Live, Outbox, Player, comeback, hand_want, lobby_want
@@ -235,6 +236,15 @@ class GamesBase(ABC):
             if s.user_id not in live.names:
                 user = await self.store.users.get(s.user_id)
                 live.name(s.user_id, display_name(user.name, s.user_id))
+        await self._load_badges(live, [s.user_id for s in seats])
+
+    async def _load_badges(self, live: Live, players: list[int]) -> None:
+        """The badges these players hold, as the store has them (shown on their seats)."""
+        if live.chat_id > 0:
+            return  # a practice table shows none: nothing is earned there
+        held = await self.store.achievements.of_players([p for p in players if p > 0])
+        for p in players:
+            live.badges[p] = tuple(held.get(p, ()))
 
     # ----------------------------------------------------------------- the jobs
     # Each job of a table lives in a module of its own (bot.games.*); these are the steps
@@ -250,7 +260,7 @@ class GamesBase(ABC):
         """Apply one checked action to the hand in play and store it (bot.games.play)."""
 
     @abstractmethod
-    async def _finish(self, live: Live, hand: Hand) -> None:
+    async def _finish(self, live: Live, hand: Hand, awards: tuple[Award, ...] = ()) -> None:
         """Take a settled hand's stacks back to the table (bot.games.play)."""
 
     @abstractmethod

@@ -11,7 +11,7 @@ from bot.clock import Wait, WaitKind
 from bot.games.base import GamesBase
 from bot.live import CLOSED_NOW, Live, Player, lobby_want, takes_part
 from bot.records import TableStatus
-from bot.store.errors import HouseDayLimit, InsufficientChips, NoRebuyLeft
+from bot.store.errors import HouseDayLimit, InsufficientChips, NoRebuyLeft, StoreError
 from bot.store.errors import TableExists as StoreTableExists
 from bot.store.users import DAY
 from bot.table_settings import CardsWhere
@@ -138,6 +138,11 @@ class Lobby(GamesBase):
             if wait is not None:
                 live.wait = live.stored_wait = wait
             live.name(who.id, who.name)
+            try:
+                await self._load_badges(live, [who.id])
+            except StoreError as err:
+                # His seat is taken; only the badges on it wait for the next reload.
+                log.warning("table %s: could not read %s's badges: %s", live.id, who.id, err)
             live.note = None
             await self._publish(live)
             return taken

@@ -6,10 +6,19 @@ from __future__ import annotations
 import logging
 
 from bot import errors, fairness
+from bot.achievements import Award
 from bot.clock import Wait
 from bot.games.base import GamesBase
 from bot.i18n import N_
-from bot.live import CLOSED_AS_ASKED, Live, Player, dealt_in, hand_outcome, hand_want
+from bot.live import (
+    CLOSED_AS_ASKED,
+    Live,
+    Player,
+    add_badges,
+    dealt_in,
+    hand_outcome,
+    hand_want,
+)
 from bot.records import TableStatus
 from bot.render.cards import private_hands
 from bot.store.errors import StoreError
@@ -116,10 +125,11 @@ class Play(GamesBase):
         live.table_commitment = deal.commitment
         live.status = TableStatus.PLAYING
         live.outcome = live.note = None
+        awards: tuple[Award, ...] = ()
         if hand.is_over:
             # Over at the deal (everyone all-in on the ante): nothing to play, only to settle.
-            await self.store.hands.settle(hand_id, hand)
-        await self._after(live, hand.events)
+            awards = (await self.store.hands.settle(hand_id, hand)).awards
+        await self._after(live, hand.events, awards)
 
     async def _apply(self, live: Live, action: Action, *,
                      leaving: int | None = None) -> tuple[Event, ...]:
@@ -129,10 +139,12 @@ class Play(GamesBase):
         # What the table waits for after this step is written with it, in one transaction.
         wait = self.waits.follow(live.wait, self._want(live))
         stored = None if wait is None or wait == live.stored_wait else wait.to_json()
+        awards: tuple[Award, ...] = ()
         try:
             if hand.is_over:
-                await self.store.hands.settle(live.hand_id, hand, action=action, events=events,
-                                              leaving=leaving, wait=stored)
+                awards = (await self.store.hands.settle(
+                    live.hand_id, hand, action=action, events=events, leaving=leaving,
+                    wait=stored)).awards
             else:
                 await self.store.hands.record(live.hand_id, action, events,
                                               seq=len(hand.actions), leaving=leaving,
@@ -144,10 +156,11 @@ class Play(GamesBase):
                                     [a.to_json() for a in hand.actions[:-1]])
             raise errors.StoreBusy() from None
         live.wait = live.stored_wait = wait
-        await self._after(live, events)
+        await self._after(live, events, awards)
         return events
 
-    async def _after(self, live: Live, events: tuple[Event, ...] | list[Event]) -> None:
+    async def _after(self, live: Live, events: tuple[Event, ...] | list[Event],
+                     awards: tuple[Award, ...] = ()) -> None:
         """Show what happened, send new cards, settle a finished hand, arm the timer.
 
         Called once the step is stored: nothing here may undo it, so a failure to close a
@@ -156,7 +169,7 @@ class Play(GamesBase):
         assert hand is not None
         dealt = [e for e in events if isinstance(e, Dealt)]
         if hand.is_over:
-            await self._finish(live, hand)
+            await self._finish(live, hand, awards)
             if live.closing:
                 try:
                     await self._close(live, CLOSED_AS_ASKED)
@@ -177,9 +190,11 @@ class Play(GamesBase):
         letters = [(h, await self._speaks_or(h.player, live.language)) for h in hands]
         self.outbox.send_cards(live, letters, hand_id=live.hand_id, rounds=rounds)
 
-    async def _finish(self, live: Live, hand: Hand) -> None:
-        """The hand is settled in the store: take its stacks back to the table."""
-        live.outcome = hand_outcome(hand)
+    async def _finish(self, live: Live, hand: Hand, awards: tuple[Award, ...] = ()) -> None:
+        """The hand is settled in the store (with the badges it earned, `awards`): take its
+        stacks back to the table."""
+        live.outcome = hand_outcome(hand, awards)
+        add_badges(live, awards)
         before = {s.player: s.sitting_out for s in live.table.seats}
         live.table.settle(hand)
         live.hand = None

@@ -62,8 +62,8 @@ class Restore(GamesBase):
             live.seeds = () if proof is None else proof.seeds
             live.table.resume_hand(hand)
             if hand.is_over:  # its last step was stored, its settling was not
-                await self.store.hands.settle(last.id, hand)
-                await self._finish(live, hand)
+                settled = await self.store.hands.settle(last.id, hand)
+                await self._finish(live, hand, settled.awards)
         elif last is not None:
             live.hand_id = last.id
         stored = Wait.from_json(row.wait)
@@ -120,7 +120,9 @@ class Restore(GamesBase):
         if last is None or last.status != "settled":
             return None
         hand = Hand.replay(last.start, await self.store.hands.actions(last.id))
-        return hand_outcome(hand) if hand.is_over else None
+        if not hand.is_over:
+            return None
+        return hand_outcome(hand, await self.store.achievements.of_hand(last.id))
 
     async def _resend_cards(self, live: Live) -> None:
         """Cards of a round that was dealt but not sent before the process stopped."""

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.achievements import BY_CODE
 from bot.callback_data import BadCallbackData, Button, Press
 from bot.i18n import N_, Translator
 from bot.live import Live
@@ -101,6 +102,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
     if outcome is not None:
         shown = {p: (cards, points) for p, cards, points in outcome.shown}
     me: dict[str, Any] | None = None
+    held = {s.player: s.badges for s in view.seats}
     if hand is not None:
         for i, s in enumerate(hand.seats):
             seat = {
@@ -118,6 +120,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
             if s.player in shown:
                 seat["shown"] = [_card(c) for c in shown[s.player][0]]
                 seat["points"] = plain(tr.points(shown[s.player][1]))
+            seat["badges"] = _badges(tr, held.get(s.player, ()))
             seats.append(seat)
             if s.player == viewer:
                 dealt = s.cards if s.in_round else ()
@@ -134,6 +137,7 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
             if seat_view.player in shown:
                 seat["shown"] = [_card(c) for c in shown[seat_view.player][0]]
                 seat["points"] = plain(tr.points(shown[seat_view.player][1]))
+            seat["badges"] = _badges(tr, seat_view.badges)
             seats.append(seat)
     log = ""
     prompt = ""
@@ -179,6 +183,12 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
         "share": hand is None and view.outcome is not None and view.hand_no > 0,
         "proof": proof if hand is None and view.outcome is not None else None,
     }
+
+
+def _badges(tr: Translator, codes: tuple[str, ...]) -> list[dict[str, str]]:
+    """The badges a seat's player holds, as the page shows them: emoji and name."""
+    return [{"emoji": b.emoji, "name": plain(tr.gettext(b.name))} for b in
+            (BY_CODE[c] for c in codes if c in BY_CODE)]
 
 
 def _lobby(snap: Snapshot, viewer: int, tr: Translator) -> dict[str, Any]:

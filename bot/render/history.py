@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.achievements import BADGES, BY_CODE
 from bot.dates import date_text, day_text
 from bot.i18n import N_, Html, Translator, escape
 from bot.names import group_title
@@ -263,8 +266,10 @@ def leaderboard_text(tr: Translator, board: list[Standing], mine: Standing | Non
     return "\n".join(lines)
 
 
-def stats_text(tr: Translator, name: str, stats: PlayerStats) -> str:
-    """/stats: a player's figures (the chart follows as a picture)."""
+def stats_text(tr: Translator, name: str, stats: PlayerStats,
+               badges: Sequence[str] = ()) -> str:
+    """/stats: a player's figures, then the badges he holds (codes, in the order he earned
+    them), each with its rule (the chart follows as a picture)."""
     return "\n".join([
         tr.format("📊 <b>{name}</b>", name=name),
         tr.format("Hands played {played}, won {won} · net {net:+d}", played=stats.played,
@@ -275,4 +280,15 @@ def stats_text(tr: Translator, name: str, stats: PlayerStats) -> str:
         tr.format("Best hand shown: {points}", points=stats.best
                   if stats.best is not None else "–"),
         tr.format("Longest winning streak: {n}", n=stats.streak),
+        *badges_lines(tr, badges),
     ])
+
+
+def badges_lines(tr: Translator, codes: Sequence[str]) -> list[str]:
+    """The badges part of /stats: how many of all, then one line each with its rule."""
+    held = [BY_CODE[c] for c in codes if c in BY_CODE]
+    if not held:
+        return []
+    return [tr.format("🏅 Badges: {count} of {total}", count=len(held), total=len(BADGES)),
+            *(tr.format("{emoji} <b>{badge}</b>: {rule}", emoji=b.emoji,
+                        badge=tr.gettext(b.name), rule=tr.gettext(b.rule)) for b in held)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from bot.achievements import BY_CODE
 from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
 from bot.records import TableStatus
@@ -390,7 +391,7 @@ def _last_showdown(view: TableView, tr: Translator, last: Outcome) -> list[str]:
     lines = [tr.format("{name}: {cards} ({points})", name=_name(view, player),
                        cards=cards_text(cards), points=points)
              for player, cards, points in last.shown]
-    return [*lines, _last_hand_line(view, tr, last)]
+    return [*lines, _last_hand_line(view, tr, last), *badge_lines(view, tr, last)]
 
 
 def _last_hand_line(view: TableView, tr: Translator, last: Outcome) -> str:
@@ -425,6 +426,19 @@ def outcome_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[str
         else:
             lines.append(tr.format("🏆 {names} wins {pot} with {points}", names=names,
                                    pot=amount, points=tr.points(best)))
+    lines += badge_lines(view, tr, outcome)
     if outcome.proof and view.hand_no:
         lines.append(tr.format("🔐 fairness: /hand {n}", n=view.hand_no))
+    return lines
+
+
+def badge_lines(view: TableView, tr: Translator, outcome: Outcome) -> list[str]:
+    """One line per badge the hand earned: "🏅 Ana earns 🎰 Three sevens"."""
+    lines: list[str] = []
+    for player, code in outcome.badges:
+        badge = BY_CODE.get(code)
+        if badge is not None:
+            lines.append(tr.format("🏅 {name} earns {emoji} <b>{badge}</b>",
+                                   name=_name(view, player), emoji=badge.emoji,
+                                   badge=tr.gettext(badge.name)))
     return lines

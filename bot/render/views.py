@@ -19,6 +19,8 @@ class SeatView:
     name: str
     stack: int
     sitting_out: bool = False
+    badges: tuple[str, ...] = ()
+    """The codes of the badges he holds (`bot.achievements`), in the order he earned them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,8 @@ class Outcome:
     """(winners, amount, points or None) per pot paid."""
     proof: bool = False
     """The hand is over: point to its proof (/hand N)."""
+    badges: tuple[tuple[int, str], ...] = ()
+    """(player, badge code) of every badge the hand earned, announced one line each."""
 
 
 @dataclass(frozen=True, slots=True)

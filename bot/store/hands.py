@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.store import ledger, practice
+from bot.store.achievements import award
 from bot.store.db import Database
 from bot.store.errors import (
     BadInput,
@@ -233,13 +234,16 @@ async def settle_hand(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> Settl
         (at, _json(result), _json(hand.reveal()), hand_id),
     )
     await record_players(conn, hand_id, hand, at=at)
+    # After its hand_players rows, before leavers cash out: the badges read the record as
+    # it stands at the hand's end.
+    awards = await award(conn, hand_id, hand, at=at)
     timeouts = [(int(count), row.table_id, int(player))
                 for player, count in result.get("timeouts", {}).items()]
     if timeouts:
         await conn.executemany("UPDATE seats SET timeouts = ? WHERE table_id = ? AND user_id = ?",
                                timeouts)
     left = await release_leavers(conn, row.table_id, result.get("leaving", ()), at=at)
-    return Settled(hand_id, left)
+    return Settled(hand_id, left, awards)
 
 
 class Hands:

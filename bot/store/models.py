@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from bot.achievements import Award
 from bot.records import HandRow as HandRow
 from bot.records import HandStatus as HandStatus
 from bot.records import TableStatus as TableStatus
@@ -176,6 +177,8 @@ class Settled:
     hand_id: int
     left: dict[int, int]
     """Players who left with the hand's end: user id -> chips moved back to the balance."""
+    awards: tuple[Award, ...] = ()
+    """The badges the hand earned (`bot.achievements`), written with it."""
 
 
 def hand_row(row: sqlite3.Row) -> HandRow:

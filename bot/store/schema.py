@@ -397,6 +397,22 @@ _V19_TOPICS: tuple[Step, ...] = (
     "ALTER TABLE chats ADD COLUMN topics TEXT CHECK (topics IS NULL OR json_valid(topics))",
 )
 
+_V20_ACHIEVEMENTS: tuple[Step, ...] = (
+    # The badges a player earned (bot.achievements), each once, wherever he plays, with
+    # the chat and the hand that earned it; written with that hand's settlement.
+    """
+    CREATE TABLE achievements (
+        user_id INTEGER NOT NULL REFERENCES users(id) CHECK (user_id > 0),
+        badge   TEXT    NOT NULL CHECK (length(badge) BETWEEN 1 AND 32),
+        chat_id INTEGER NOT NULL,
+        hand_id INTEGER NOT NULL REFERENCES hands(id),
+        at      INTEGER NOT NULL,
+        PRIMARY KEY (user_id, badge)
+    )
+    """,
+    "CREATE INDEX achievements_by_hand ON achievements (hand_id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -422,5 +438,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(18, "the stakes a player sat down at; the house's chips per user and day",
               _STAKES_AS_SEATED),
     Migration(19, "the forum topics a chat keeps the bot to", _V19_TOPICS),
+    Migration(20, "the badges players earned", _V20_ACHIEVEMENTS),
 )
 LATEST = len(MIGRATIONS)

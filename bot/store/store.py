@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Unpack
 
+from bot.store.achievements import Achievements
 from bot.store.audit import AuditReport, run_audit
 from bot.store.chats import Chats
 from bot.store.db import Database, OpenOptions
@@ -32,6 +33,7 @@ class Store:
         self.tables = Tables(db, clock)
         self.hands = Hands(db, clock)
         self.history = History(db)
+        self.achievements = Achievements(db)
         self.fairness = Fairness(db, clock, journal=journal)
         self.gifts = Gifts(db, clock)
 

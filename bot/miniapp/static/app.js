@@ -202,6 +202,12 @@
       const name = el("div", "name");
       name.append(el("span", "who", x.name));
       if (x.dealer) name.append(el("span", "dealer", "D"));
+      if (x.badges && x.badges.length) {
+        // The badges he holds: a count on the seat, each badge's name on a long press.
+        const badges = el("span", "badges", "🏅" + x.badges.length);
+        badges.title = x.badges.map((b) => b.emoji + " " + b.name).join("\n");
+        name.append(badges);
+      }
       const money = el("div", "stack", String(x.stack));
       if (x.bet) money.append(el("span", "bet", " ● " + x.bet));
       node.append(name, money);
