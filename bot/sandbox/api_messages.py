@@ -34,6 +34,7 @@ async def send_message(ctx: Ctx) -> Any:
         thread_id=thread_id,
         reply_to=reply_to,
     )
+    message.silent = ctx.params.raw("disable_notification") in (True, "true", "True", 1)
     return message.to_json()
 
 

@@ -139,6 +139,7 @@ class MessageRecord:
     deleted: bool = False
     service: JSON = field(default_factory=dict)  # e.g. {"forum_topic_created": {...}}
     history: list[str | None] = field(default_factory=list)  # earlier texts, oldest first
+    silent: bool = False  # sent with disable_notification: it arrives without a sound
 
     @property
     def id(self) -> int:

@@ -150,13 +150,17 @@ async def test_item8_a_store_failure_before_the_card_messages_still_sends_them(
 
 
 async def test_when_the_budget_is_short_cards_wait_for_my_cards_and_screens_go_on(
-        store: Store) -> None:
+        store: Store, caplog: pytest.LogCaptureFixture) -> None:
     app, outbox, games, live = await table(store)
     await games.join(live, ANA)
     await games.join(live, BORIS)
     app.bot.rate_limiter.crowded = True
-    await games.start(live, ANA, is_admin=False)
-    await quiet(outbox, app)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await games.start(live, ANA, is_admin=False)
+        await quiet(outbox, app)
+    for player in (ANA, BORIS):  # the operator's log says whose cards and why
+        assert (f"table {live.id}: cards to {player.id} left to My cards (the budget is "
+                "short)") in caplog.messages
     assert not [chat for chat, _, _ in app.bot.sent if chat > 0]  # no card message
     assert outbox.delivered["superseded"] == 2
     # Settled: a restart does not send them either; the table message moved on.

@@ -65,3 +65,18 @@ async def test_item3_a_bot_removed_mid_hand_stops_dealing_and_sends_the_chips_ho
         told = [m.text or "" for m in p.inbox]
         assert any("can no longer write to Svara night" in t for t in told), told
     await bed.audit()
+
+
+async def test_the_letter_of_a_table_closed_with_its_group_names_it_in_each_language(
+        bed: Bed) -> None:
+    ana = bed.tg.world.user("Ana")
+    boris = bed.tg.world.user("Boris", language_code="bg")
+    group = bed.tg.world.group("Tom & Jerry", members=[ana, boris], admins=[ana])
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    bed.tg.world.kick_bot(group, ana)
+    await bed.idle()
+    assert any((m.text or "").startswith("I can no longer write to Tom & Jerry, so the table")
+               for m in ana.inbox), [m.text for m in ana.inbox]
+    assert any((m.text or "").startswith("Вече не мога да пиша в Tom & Jerry, затова")
+               for m in boris.inbox), [m.text for m in boris.inbox]

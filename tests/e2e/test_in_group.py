@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.sandbox.ephemeral import EphemeralRecord
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -135,3 +137,27 @@ async def test_my_cards_while_the_groups_budget_is_spent_answers_with_the_popup(
     await bed.idle()
     (mine,) = hidden_for(bed, group, ana)  # it still came, once the slot was there
     assert said.removesuffix(" points)") in (mine.text or ""), mine
+
+
+@pytest.mark.parametrize(("where", "silent"), [("group", True), ("both", False),
+                                               ("private", False)])
+async def test_the_private_record_of_the_cards_rings_only_where_the_group_does_not_show_them(
+        bed: Bed, where: str, silent: bool) -> None:
+    """With `cards group` the group shows each player his cards, so their record in his
+    private chat comes without a sound; with `both` or `private` it rings. Each player's
+    cards speak his own language."""
+    ana = bed.tg.world.user("Ana")
+    boris = bed.tg.world.user("Boris", language_code="bg")
+    group = bed.tg.world.group("Svara night", members=[ana, boris], admins=[ana],
+                               bot_admin=True)
+    await ana.send(group, f"/settings cards {where}")
+    await bed.idle()
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    assert await bed.press(ana, group, "No blind") is None
+    await bed.idle()
+    for player, points in ((ana, "Points: "), (boris, "Точки: ")):
+        (cards,) = [m for m in player.inbox if points in (m.text or "")]
+        assert cards.silent is silent, (player.name, where)
+    shown = [r for p in (ana, boris) for r in hidden_for(bed, group, p)]
+    assert len(shown) == (0 if where == "private" else 2)
