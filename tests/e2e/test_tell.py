@@ -349,3 +349,69 @@ async def test_a_reminder_that_cannot_be_taken_away_is_logged(bed: Bed, caplog: 
     assert not nudge.deleted
     assert any(m.startswith(f"reminder removal to {first.id} refused: ")
                for m in caplog.messages), caplog.messages
+
+
+async def test_the_welcome_speaks_the_language_of_who_added_the_bot_and_is_formatted(
+        bed: Bed) -> None:
+    vera = bed.tg.world.user("Vera", language_code="bg")
+    group = bed.group(vera)
+    bed.tg.world.push_member_change(group, vera.record, "left", "member")
+    await bed.idle()
+    [hello] = group.bot_messages()
+    assert (hello.text or "").startswith("🃏 Здравейте! Аз раздавам Свара, българската игра")
+    assert [e["type"] for e in hello.entities if e["type"] == "bold"] == ["bold"]
+
+
+async def test_the_results_of_a_table_in_a_topic_come_in_that_topic_in_its_language(
+        bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    forum = bed.tg.world.supergroup("Svara club", members=[ana, boris], admins=[ana],
+                                    forum=True, topics=["Cards", "Chat"])
+    cards = forum.topic("Cards")
+    await ana.send(forum, "/language bg", topic="Cards")
+    await ana.send(forum, "/newgame", topic="Cards")
+    await bed.idle()
+    live = bed.games.at(forum.id, cards)
+    assert live is not None and live.language == "bg"
+    for p in (ana, boris):
+        await p.start_bot()
+        await bed.idle()
+        message = bed.tg.world.find_message(forum, bed.message_id(live) or 0)
+        assert message is not None
+        await (await p.press(message, message.labels[0])).answer()  # Join, in Bulgarian
+        await bed.idle()
+    message = bed.tg.world.find_message(forum, bed.message_id(live) or 0)
+    assert message is not None
+    await (await ana.press(message, "Старт")).answer()
+    await bed.idle()
+    while live.hand is not None:
+        hand = live.hand
+        assert hand.to_act is not None
+        actor = ana if hand.seats[hand.to_act].player == ana.id else boris
+        message = bed.tg.world.find_message(forum, bed.message_id(live) or 0)
+        assert message is not None
+        await (await actor.press(message, message.labels[0])).answer()
+        await bed.idle()
+    await ana.send(forum, "/endgame", topic="Cards")
+    await bed.idle()
+    (results,) = [m for m in forum.bot_messages() if (m.text or "").startswith("🏁")]
+    assert results.thread_id == cards
+    assert (results.text or "").startswith("🏁 Свара: ")
+    assert [e["type"] for e in results.entities][:1] == ["bold"]
+
+
+async def test_a_pin_that_cannot_be_taken_away_at_the_close_is_logged(
+        bed: Bed, caplog: Any) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.tg.world.supergroup("Svara night", members=[ana, boris], admins=[ana],
+                                    bot_admin=True)
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    assert group.pinned == [bed.message_id(live)]  # the lobby is pinned
+    bed.tg.server.faults.fail_next("unpinChatMessage",
+                                   Fault.bad_request("message to unpin not found"))
+    with caplog.at_level("INFO", logger="bot.outbox"):
+        await ana.send(group, "/endgame")
+        await bed.idle()
+    assert any(m.startswith(f"table {live.id}: could not unpin its message: ")
+               for m in caplog.messages), caplog.messages
