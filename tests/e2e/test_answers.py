@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.outbox.base import REPLIES_KEPT
-from bot.pacing import URGENT
+from bot.pacing import URGENT, GroupPace
 from bot.sandbox.ephemeral import EphemeralRecord
 from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord, MessageRecord
@@ -279,16 +279,22 @@ async def _until(check: Callable[[], bool]) -> None:
     raise AssertionError("it never happened")
 
 
+async def _played_then_slow(bed: Bed) -> tuple[ChatRecord, Player, Player, GroupPace]:
+    """Ana and Boris after one hand in a group, the bot restarted with a slot every 2 s
+    there: the group, Ana, Boris and the group's pace."""
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await _played(bed, group, ana, boris)
+    bed.overrides["group_per_minute"] = 31.0
+    await bed.restart()
+    return group, ana, boris, bed.services.outbox.pace
+
+
 async def test_a_chart_in_a_group_keeps_its_pace_and_one_in_private_needs_none(
         bed: Bed) -> None:
     """/stats as a reply in the group is for the group to see: the figures, then the chart
     in the group's next slot; in private both come at once."""
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await _played(bed, group, ana, boris)
-    bed.overrides["group_per_minute"] = 31.0  # a slot every 2 s
-    await bed.restart()
-    pace = bed.services.outbox.pace
+    group, ana, boris, pace = await _played_then_slow(bed)
     said = await boris.send(group, "good hand")
     await asyncio.sleep(pace.wait_for_slot(group.id))
     before = len(group.bot_messages())
@@ -313,12 +319,7 @@ async def test_a_chart_in_a_group_keeps_its_pace_and_one_in_private_needs_none(
 async def test_a_hidden_answer_takes_the_groups_slot(bed: Bed) -> None:
     """An answer shown to one member in the group still counts against the group's
     budget: the next message into the group waits for the following slot."""
-    ana, boris = bed.players("Ana", "Boris")
-    group = bed.group(ana, boris)
-    await _played(bed, group, ana, boris)
-    bed.overrides["group_per_minute"] = 31.0  # a slot every 2 s
-    await bed.restart()
-    pace = bed.services.outbox.pace
+    group, ana, _, pace = await _played_then_slow(bed)
     await asyncio.sleep(pace.wait_for_slot(group.id))
     await ana.send(group, "/stats")
     await _until(lambda: len(hidden(bed, group, ana)) > 0)
