@@ -152,6 +152,8 @@ async def test_an_evening_in_the_sandbox_shows_no_english_word(tmp_path: Path,
                 == 200
         await running.idle()
         names = {w.lower() for s in running.seats for w in WORD.findall(s.name)}
+        # The group's own title is its members' words, not the bot's.
+        names |= {w.lower() for w in WORD.findall(running.group.title or "")}
         # Every version of every message the bot wrote (edits keep the earlier texts), the
         # buttons it shows now, and what the settings menu showed and said on the way.
         bots = [m for chat in running.tg.world.chats.values() for m in chat.messages
