@@ -304,11 +304,15 @@ async def on_added(update: Update, context: Context) -> None:
     inside = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
     muted = now == ChatMemberStatus.RESTRICTED and not getattr(
         change.new_chat_member, "can_send_messages", True)
+    outbox = context.services.outbox
     if now in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED) or muted:
-        # Removed, or may not write: nobody could see or act at its tables any more.
+        # Removed, or may not write: nobody could see or act at its tables any more. The
+        # players' letters name the group as this update shows it (after a restart, the
+        # bot may not have seen it since).
+        chat = change.chat
+        outbox.know(chat.id, chat.type, chat.title, chat.username)
         await context.services.games.evict(change.chat.id)
         return
-    outbox = context.services.outbox
     outbox.rights_changed(change.chat.id)
     if now not in inside or was in inside:
         return

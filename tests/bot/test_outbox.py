@@ -83,11 +83,14 @@ async def quiet(outbox: TelegramOutbox, app: HeldApp) -> None:
             return
 
 
-async def table(store: Store) -> tuple[HeldApp, TelegramOutbox, Games, Live]:
+async def table(store: Store, *, title: str | None = "Svara night"
+                ) -> tuple[HeldApp, TelegramOutbox, Games, Live]:
+    """A lobby in CHAT; its title as the outbox knows it (None: not seen since a start)."""
     app = HeldApp()
     outbox = TelegramOutbox(app, Translations.load(),  # type: ignore[arg-type]
                             GroupPace(10**6), now=lambda: NOW[0])
-    outbox.know(CHAT, "group", "Svara night", None)
+    if title is not None:
+        outbox.know(CHAT, "group", title, None)
     games = Games(store, outbox, defaults=SETTINGS, starting_chips=STARTING_CHIPS,
                   seed_source=lambda: SEED, clock=lambda: NOW[0])
     outbox.told = games
@@ -212,3 +215,14 @@ async def test_when_the_budget_is_short_no_reminder_goes_and_the_log_says_why(
     outbox.remind(live, BORIS.id, None, 20)
     await quiet(outbox, app)
     assert [chat for chat, _, _ in app.bot.sent[sent:]] == [BORIS.id]
+
+
+@pytest.mark.parametrize("title", [None, ""])
+async def test_the_letter_of_a_closed_table_says_your_group_when_its_title_is_not_known(
+        store: Store, title: str | None) -> None:
+    app, outbox, _, live = await table(store, title=title)
+    outbox.evicted(live, [(ANA.id, None), (BORIS.id, "bg")])
+    await quiet(outbox, app)
+    letters = {chat: text for chat, _, text in app.bot.sent if chat > 0}
+    assert letters[ANA.id].startswith("I can no longer write to your group, so the table")
+    assert letters[BORIS.id].startswith("Вече не мога да пиша в твоята група, затова")

@@ -190,3 +190,28 @@ async def test_a_players_lost_cards_are_sent_again_after_a_restart(bed: Bed) -> 
     await bed.restart()
     await bed.idle()
     assert len(cards(boris)) == 1
+
+
+async def test_each_hand_has_card_messages_of_its_own_and_the_last_hands_stay_as_they_were(
+        bed: Bed) -> None:
+    """A svara's cards replace its hand's (one card message a hand), but the next hand's
+    cards are a new message: the last hand's message keeps the cards it was played with."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    before = {p.name: [m.text for m in p.dm.bot_messages() if "Hand 1:" in (m.text or "")]
+              for p in players}
+    assert all(len(texts) == 1 for texts in before.values()), before
+    live = bed.live(group)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    first = ana if hand.seats[hand.to_act].player == ana.id else boris
+    assert await bed.press(first, group, "Fold") is None
+    await bed.ring(group)  # the time between hands is up: hand 2 is dealt
+    assert bed.live(group).hand_no == 2
+    for player in players:
+        texts = [m.text or "" for m in player.dm.bot_messages()]
+        assert [t for t in texts if "Hand 1:" in t] == before[player.name], player.name
+        assert len([t for t in texts if "Hand 2:" in t]) == 1, (player.name, texts)

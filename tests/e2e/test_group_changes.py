@@ -80,3 +80,17 @@ async def test_the_letter_of_a_table_closed_with_its_group_names_it_in_each_lang
                for m in ana.inbox), [m.text for m in ana.inbox]
     assert any((m.text or "").startswith("Вече не мога да пиша в Tom & Jerry, затова")
                for m in boris.inbox), [m.text for m in boris.inbox]
+
+
+async def test_the_letter_names_the_group_the_bot_has_not_seen_since_a_restart(
+        bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.open_table(group, ana, boris)
+    await bed.restart()
+    await bed.idle()
+    bed.tg.world.kick_bot(group, ana)  # the first the bot hears of the group since
+    await bed.idle()
+    for p in players:
+        told = [m.text or "" for m in p.inbox]
+        assert any(t.startswith("I can no longer write to Svara night, so") for t in told), told

@@ -161,3 +161,38 @@ async def test_the_private_record_of_the_cards_rings_only_where_the_group_does_n
         assert cards.silent is silent, (player.name, where)
     shown = [r for p in (ana, boris) for r in hidden_for(bed, group, p)]
     assert len(shown) == (0 if where == "private" else 2)
+
+
+async def test_a_svaras_cards_follow_in_the_same_messages_in_the_group_and_in_private(
+        bed: Bed) -> None:
+    """With `cards group`, a svara's new cards replace the hand's in each player's own
+    message in the group and in his private record: one of each a hand, not a new pair
+    for every round."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
+    # No blind: a svara's cards are dealt the moment it opens, so the messages follow on.
+    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
+    await bed.open_table(group, ana, boris)
+    seed, hand = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1 and len(
+        set(points_of(h).values())) == 1 and len(set(points_of(h, 2).values())) == 2)
+    bed.seeds.append(seed)
+    assert await bed.press(ana, group, "Start") is None
+    first = {p.id: hidden_for(bed, group, p) for p in players}
+    records = {p.id: [m for m in p.dm.bot_messages() if "Hand 1:" in (m.text or "")]
+               for p in players}
+    assert [len(found) for found in first.values()] == [1, 1]
+    assert [len(found) for found in records.values()] == [1, 1]
+    records[boris.id][0].deleted = True  # Boris deleted his private record of the hand
+    assert await bed.press(ana, group, "Bet 10") is None
+    assert await bed.press(boris, group, "Call 10") is None
+    assert ((await bed.table_message(group)).text or "").splitlines()[0].endswith("· svara")
+    for seat, player in enumerate(players):
+        cards = format_hand(cards_of(hand, 2)[seat])
+        (mine,) = hidden_for(bed, group, player)
+        assert mine.ephemeral_id == first[player.id][0].ephemeral_id, player.name
+        assert f"Your cards: {cards}" in (mine.text or ""), mine.text
+        (record,) = [m for m in player.dm.bot_messages() if "Hand 1:" in (m.text or "")]
+        edited = record.message_id == records[player.id][0].message_id
+        assert edited is (player is ana), player.name
+        assert f"Hand 1: {cards}" in (record.text or ""), record.text
+        assert record.silent
