@@ -80,6 +80,12 @@ MODULES: dict[str, Module] = {
     "gifts": Module("bot/store/gifts.py", ("tests/store/test_gifts.py",)),
     "fairness": Module("bot/fairness.py", ("tests/store/test_fairness.py",
                                            "tests/e2e/test_fair.py")),
+    "store.fairness": Module("bot/store/fairness.py", ("tests/store/test_fairness.py",
+                                                       "tests/e2e/test_fair.py")),
+    "achievements": Module("bot/achievements.py", ("tests/bot/test_achievements.py",)),
+    "store.achievements": Module("bot/store/achievements.py",
+                                 ("tests/store/test_achievements.py",
+                                  "tests/e2e/test_badges.py")),
 }
 
 DETECTED = {"killed", "timeout", "caught by type check"}
