@@ -45,7 +45,8 @@ class Module:
 ENGINE_TESTS = ("tests/engine/test_table.py", "tests/engine/test_rule_holes.py",
                 "tests/engine/test_stories.py", "tests/engine/test_properties.py")
 
-OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/e2e/test_delivery.py",
+OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/bot/test_sending.py",
+                "tests/e2e/test_delivery.py",
                 "tests/e2e/test_answers.py",
                 # The reply queue, answers to ephemeral commands and a member's own cards
                 # in the group are reached by these alone.

@@ -1,0 +1,285 @@
+"""The one path every message but the table's takes, as the operator meets it: how each of
+Telegram's answers ends a message, what is counted (the metrics' ``messages_*``) and
+logged, how long it waits between tries, and who is told that a chat moved or is gone."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from telegram import InlineKeyboardButton
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+
+from bot.ephemeral_api import EphemeralRefused
+from bot.i18n import Translations
+from bot.outbox import SEND_TRIES, Delivery, TelegramOutbox, digest, markup
+from bot.outbox.base import BACKOFF_MAX, RETRY_SECONDS, retry_delay
+from bot.pacing import URGENT, GroupPace
+from bot.render.messages import WEB_APP
+from bot.render.views import Screen
+
+REAL_SLEEP = asyncio.sleep
+"""The loop's own sleep: the `pauses` fixture takes the module's place (asyncio is one)."""
+
+GROUP = -100500
+PLAYER = 4242
+
+
+@dataclass
+class App:
+    running: bool = True
+    bot: object = None
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+    def create_task(self, work: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.append(task)
+        return task
+
+
+@dataclass
+class Told:
+    moved: list[tuple[int, int]] = field(default_factory=list)
+    gone: list[int] = field(default_factory=list)
+
+    async def chat_moved(self, old: int, new: int) -> None:
+        self.moved.append((old, new))
+
+    async def chat_gone(self, chat_id: int) -> None:
+        self.gone.append(chat_id)
+
+
+class Pace(GroupPace):
+    """The group's pace, with every slot taken written down (chat, priority)."""
+
+    def __init__(self) -> None:
+        super().__init__(10**6)
+        self.taken: list[tuple[int, int]] = []
+
+    async def slot(self, chat_id: int, priority: int = 0) -> None:
+        self.taken.append((chat_id, priority))
+
+
+@pytest.fixture
+def pauses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """Every pause the sending path takes between tries, taken at once."""
+    taken: list[float] = []
+
+    async def sleep(delay: float, *args: Any) -> None:
+        taken.append(delay)
+        await REAL_SLEEP(0)
+
+    monkeypatch.setattr("bot.outbox.base.asyncio.sleep", sleep)
+    yield taken
+
+
+def outbox() -> tuple[TelegramOutbox, Told, Pace, App]:
+    app = App()
+    pace = Pace()
+    box = TelegramOutbox(app, Translations.load(), pace)  # type: ignore[arg-type]
+    told = Told()
+    box.told = told  # type: ignore[assignment]
+    return box, told, pace, app
+
+
+def answers(*errors: Exception | None) -> tuple[Callable[[], Any], list[int]]:
+    """A send that meets `errors` one try after another (None: it goes through); and the
+    tries made."""
+    tries: list[int] = []
+
+    async def send() -> None:
+        tries.append(len(tries) + 1)
+        error = errors[len(tries) - 1] if len(tries) <= len(errors) else None
+        if error is not None:
+            raise error
+
+    return send, tries
+
+
+async def settle(app: App) -> None:
+    for _ in range(10):
+        await REAL_SLEEP(0)
+    await asyncio.gather(*app.tasks)
+
+
+async def test_a_flood_wait_is_waited_out_as_telegram_asks_and_counted(
+        pauses: list[float], caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, _ = outbox()
+    send, tries = answers(RetryAfter(3), RetryAfter(dt.timedelta(seconds=5)))
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        how = await box._deliver("cards", PLAYER, send)
+    assert how is Delivery.SENT and tries == [1, 2, 3]
+    assert pauses == pytest.approx([3.1, 5.1])  # what Telegram asked, and a little more
+    assert box.delivered == {"flood waits": 2, "sent": 1}
+    assert f"cards to {PLAYER}: flood wait of 3.1 s (try 1)" in caplog.messages
+    assert f"cards to {PLAYER}: flood wait of 5.1 s (try 2)" in caplog.messages
+
+
+async def test_a_network_that_keeps_failing_backs_off_doubling_and_loses_the_message(
+        pauses: list[float], caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, _ = outbox()
+    send, tries = answers(*[TimedOut(), NetworkError("connection reset")] * SEND_TRIES)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        how = await box._deliver("results message", GROUP, send)
+    assert how is Delivery.LOST and not how.settled
+    assert tries == list(range(1, SEND_TRIES + 1))
+    # 1, 2, 4 ... seconds, never more than the cap; none after the last try.
+    assert pauses == [min(BACKOFF_MAX, 2.0 ** n) for n in range(SEND_TRIES)]
+    assert max(pauses) == BACKOFF_MAX and SEND_TRIES == 8
+    assert box.delivered == {"lost": 1}
+    assert f"results message to {GROUP} lost after {SEND_TRIES} tries" in caplog.messages
+    assert f"results message to {GROUP}: connection reset (try 2)" in caplog.messages
+
+
+async def test_a_network_error_then_success_sends_it_after_one_pause(
+        pauses: list[float]) -> None:
+    box, _, _, _ = outbox()
+    send, tries = answers(NetworkError("bad gateway"))
+    assert await box._deliver("cards", PLAYER, send) is Delivery.SENT
+    assert tries == [1, 2] and pauses == [1.0]
+    assert box.delivered == {"sent": 1}
+
+
+@pytest.mark.parametrize(("error", "ended"), [
+    (BadRequest("Bad Request: chat not found"), Delivery.REFUSED),
+    (EphemeralRefused("Bad Request: receiver is not a member"), Delivery.REFUSED),
+    (TelegramError("something new"), Delivery.REFUSED),
+    (Forbidden("Forbidden: bot was blocked by the user"), Delivery.BLOCKED),
+])
+async def test_an_answer_for_good_ends_the_message_at_once_and_settles_it(
+        pauses: list[float], caplog: pytest.LogCaptureFixture, error: Exception,
+        ended: Delivery) -> None:
+    box, told, _, app = outbox()
+    send, tries = answers(error)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        how = await box._deliver("closing notice", PLAYER, send)
+    await settle(app)
+    assert how is ended and how.settled and tries == [1] and pauses == []
+    assert box.delivered == {ended.value: 1}
+    assert any(str(error) in line and f"closing notice to {PLAYER}" in line
+               for line in caplog.messages), caplog.messages
+    assert told.gone == [] and told.moved == []  # a private chat: no group to close
+
+
+async def test_a_group_that_forbids_the_bot_is_reported_gone() -> None:
+    box, told, _, app = outbox()
+    send, _ = answers(Forbidden("Forbidden: bot was kicked from the group chat"))
+    assert await box._deliver("group message", GROUP, send) is Delivery.BLOCKED
+    await settle(app)
+    assert told.gone == [GROUP]
+
+
+async def test_a_group_that_became_a_supergroup_is_reported_moved() -> None:
+    box, told, _, app = outbox()
+    send, tries = answers(ChatMigrated(-1009999))
+    assert await box._deliver("results message", GROUP, send) is Delivery.REFUSED
+    await settle(app)
+    assert told.moved == [(GROUP, -1009999)] and told.gone == [] and tries == [1]
+    assert box.delivered == {"refused": 1}
+
+
+async def test_a_message_no_longer_wanted_is_not_sent_and_counted_superseded(
+        pauses: list[float], caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, _ = outbox()
+    send, tries = answers(RetryAfter(1))
+    wanted = iter([True, False])
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        how = await box._deliver("reminder", PLAYER, send, wanted=lambda: next(wanted))
+    assert how is Delivery.SUPERSEDED and how.settled and tries == [1]
+    assert box.delivered == {"flood waits": 1, "superseded": 1}
+    assert f"reminder to {PLAYER} superseded before try 2" in caplog.messages
+
+
+async def test_while_the_bot_stops_nothing_more_is_tried_and_it_is_counted_lost(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, _ = outbox()
+    await box.stop_sending()
+    send, tries = answers()
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        how = await box._deliver("cards", PLAYER, send)
+    assert how is Delivery.LOST and tries == []
+    assert box.delivered == {"lost": 1}
+    assert f"cards to {PLAYER} not sent: the bot is stopping" in caplog.messages
+
+
+async def test_a_stop_during_a_pause_counts_the_message_lost_and_ends_its_task(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, _ = outbox()
+    send, tries = answers(RetryAfter(600))
+    task = asyncio.create_task(box._deliver("results message", GROUP, send))
+    for _ in range(5):
+        await REAL_SLEEP(0)
+    assert tries == [1]
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert box.delivered == {"flood waits": 1, "lost": 1}
+    assert (f"results message to {GROUP} lost: the bot stopped before it could try again"
+            in caplog.messages)
+
+
+async def test_calls_into_a_group_keep_its_pace_and_private_ones_do_not() -> None:
+    box, _, pace, _ = outbox()
+    for chat in (GROUP, PLAYER):
+        send, _ = answers()
+        assert await box._deliver("message", chat, send) is Delivery.SENT
+    assert pace.taken == [(GROUP, URGENT)]
+    # A practice table's messages keep the pace of its private chat when asked to...
+    send, _ = answers()
+    await box._deliver("cards", PLAYER, send, paced=True)
+    # ...and a group's may be sent outside it only when asked so.
+    send, _ = answers()
+    await box._deliver("message", GROUP, send, paced=False)
+    assert pace.taken == [(GROUP, URGENT), (PLAYER, URGENT)]
+
+
+async def test_each_try_after_a_flood_wait_waits_for_the_groups_slot_again(
+        pauses: list[float]) -> None:
+    box, _, pace, _ = outbox()
+    send, tries = answers(RetryAfter(1), RetryAfter(1))
+    assert await box._deliver("group message", GROUP, send) is Delivery.SENT
+    assert tries == [1, 2, 3] and pace.taken == [(GROUP, URGENT)] * 3
+
+
+def test_retry_delay_reads_telegrams_seconds_and_waits_a_little_longer() -> None:
+    assert retry_delay(RetryAfter(7)) == pytest.approx(7.1)
+    assert retry_delay(RetryAfter(dt.timedelta(seconds=2, milliseconds=500))) == \
+        pytest.approx(2.6)
+    assert retry_delay(NetworkError("down")) == RETRY_SECONDS == 2.0
+
+
+def test_screens_are_the_same_exactly_when_their_text_and_buttons_are() -> None:
+    screen = Screen("Ана: 1000", ((("Bet 10", "b:1:10"),),))
+    same = Screen("Ана: 1000", ((("Bet 10", "b:1:10"),),))
+    assert digest(screen) == digest(same)
+    assert digest(Screen("Ана: 1000")) != digest(screen)
+    assert digest(Screen("Ана: 990", screen.buttons)) != digest(screen)
+    assert digest(Screen("Ана: 1000", ((("Bet 10", "b:1:20"),),))) != digest(screen)
+
+
+def test_buttons_become_presses_links_and_mini_app_buttons() -> None:
+    assert markup(Screen("no buttons")) is None
+    found = markup(Screen("x", ((("Join", "j:1"), ("Rules", "https://example.org/r")),
+                                (("Open", WEB_APP + "https://example.org/app"),))))
+    assert found is not None
+    rows: tuple[tuple[InlineKeyboardButton, ...], ...] = found.inline_keyboard
+    (join, rules), (app,) = rows
+    assert (join.text, join.callback_data, join.url) == ("Join", "j:1", None)
+    assert (rules.text, rules.url, rules.callback_data) == ("Rules", "https://example.org/r",
+                                                            None)
+    assert app.web_app is not None and app.web_app.url == "https://example.org/app"
+    assert app.callback_data is None
