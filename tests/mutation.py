@@ -55,7 +55,9 @@ OUTBOX_TESTS = ("tests/bot/test_outbox.py", "tests/bot/test_sending.py",
                 # Turn reminders, the letter of a table closed with its group, and the
                 # Mini App's buttons in private messages.
                 "tests/e2e/test_tell.py", "tests/e2e/test_group_changes.py",
-                "tests/miniapp/test_play.py")
+                "tests/miniapp/test_play.py",
+                # The table message through Telegram's refusals, and the group's pace.
+                "tests/e2e/test_robustness.py", "tests/e2e/test_pace.py")
 
 MODULES: dict[str, Module] = {
     "clock": Module("bot/clock.py", ("tests/bot/test_clock.py",)),
