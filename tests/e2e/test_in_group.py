@@ -161,6 +161,26 @@ async def test_the_private_record_of_the_cards_rings_only_where_the_group_does_n
         assert cards.silent is silent, (player.name, where)
     shown = [r for p in (ana, boris) for r in hidden_for(bed, group, p)]
     assert len(shown) == (0 if where == "private" else 2)
+    if shown:
+        ana_sees, boris_sees = shown
+        assert (ana_sees.text or "").startswith("Your cards: "), ana_sees.text
+        assert (boris_sees.text or "").startswith("Твоите карти: "), boris_sees.text
+
+
+async def test_where_the_bot_may_not_show_cards_in_the_group_their_private_record_rings(
+        bed: Bed) -> None:
+    """`cards group` in a chat where the bot is no admin: the group cannot show a player
+    his cards at the deal, so the private message is where he learns them, with a sound."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana])
+    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
+    await bed.open_table(group, ana, boris)
+    assert await bed.press(ana, group, "Start") is None
+    await bed.idle()
+    for player in players:
+        (cards,) = [m for m in player.inbox if "Hand 1: " in (m.text or "")]
+        assert cards.silent is False, player.name
+        assert hidden_for(bed, group, player) == []
 
 
 async def test_a_svaras_cards_follow_in_the_same_messages_in_the_group_and_in_private(
