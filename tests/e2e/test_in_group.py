@@ -5,6 +5,7 @@ one falls back to the popup."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
@@ -184,7 +185,7 @@ async def test_where_the_bot_may_not_show_cards_in_the_group_their_private_recor
 
 
 async def test_a_svaras_cards_follow_in_the_same_messages_in_the_group_and_in_private(
-        bed: Bed) -> None:
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
     """With `cards group`, a svara's new cards replace the hand's in each player's own
     message in the group and in his private record: one of each a hand, not a new pair
     for every round."""
@@ -204,7 +205,11 @@ async def test_a_svaras_cards_follow_in_the_same_messages_in_the_group_and_in_pr
     assert [len(found) for found in records.values()] == [1, 1]
     records[boris.id][0].deleted = True  # Boris deleted his private record of the hand
     assert await bed.press(ana, group, "Bet 10") is None
-    assert await bed.press(boris, group, "Call 10") is None
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        assert await bed.press(boris, group, "Call 10") is None
+    # The operator's log says why Boris's cards came as a new message.
+    assert any(line.startswith(f"cards to {boris.id} refused: ") and "not found" in line
+               for line in caplog.messages), caplog.messages
     assert ((await bed.table_message(group)).text or "").splitlines()[0].endswith("· svara")
     for seat, player in enumerate(players):
         cards = format_hand(cards_of(hand, 2)[seat])
@@ -215,4 +220,5 @@ async def test_a_svaras_cards_follow_in_the_same_messages_in_the_group_and_in_pr
         edited = record.message_id == records[player.id][0].message_id
         assert edited is (player is ana), player.name
         assert f"Hand 1: {cards}" in (record.text or ""), record.text
+        assert "<" not in (record.text or "")  # read as HTML, as it was written
         assert record.silent

@@ -13,6 +13,7 @@ from bot.miniapp.links import app_payload
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from engine import format_hand
+from tests.e2e.seeds import cards_of, find_seed, points_of, replica
 from tests.e2e.test_tell import first_turn_with_reminders, nudge_job, reminders
 from tests.miniapp.app import PUBLIC_URL, Served, Viewer
 
@@ -272,3 +273,27 @@ async def test_the_turn_reminder_opens_the_mini_app(app: Served) -> None:
     page = f"{PUBLIC_URL}/app/?t={payload_of(app, bed.live(group).id)}"
     assert nudge.button("Open the table") == {"text": "Open the table",
                                               "web_app": {"url": page}}
+
+
+async def test_a_svaras_cards_keep_the_button_that_opens_the_table(app: Served) -> None:
+    """The card message is edited for a svara's new cards; its button stays."""
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # the cards come at once
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    seed, hand = find_seed(replica(live), lambda h: h.dealer == 1 and len(
+        set(points_of(h).values())) == 1 and len(set(points_of(h, 2).values())) == 2)
+    bed.seeds.append(seed)
+    page = f"{PUBLIC_URL}/app/?t={payload_of(app, live.id)}"
+    await bed.press(ana, group, "Start")
+    first = {p.id: p.last_dm.message_id for p in (ana, boris)}
+    assert await bed.press(ana, group, "Bet 10") is None
+    assert await bed.press(boris, group, "Call 10") is None
+    for seat, p in enumerate((ana, boris)):
+        card = p.last_dm
+        assert card.message_id == first[p.id]
+        assert f"Hand 1: {format_hand(cards_of(hand, 2)[seat])}" in (card.text or "")
+        assert card.button("Open the table") == {"text": "Open the table",
+                                                 "web_app": {"url": page}}
