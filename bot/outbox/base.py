@@ -196,6 +196,8 @@ class OutboxBase(ABC):
         """Table id to the reminder sent for its turn: (the hand, its turn, the player, the
         message), taken away once that turn has passed."""
         self._chats: dict[int, ChatInfo] = {}
+        self._asking: dict[int, asyncio.Future[ChatInfo | None]] = {}
+        """Groups whose title is being asked of Telegram, and the answer to share."""
         self._rights: dict[int, tuple[bool, bool]] = {}
         """Per group: whether the bot is a chat admin there (it may then show a member his
         cards there at any time), and whether it may pin."""

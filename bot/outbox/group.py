@@ -28,10 +28,19 @@ class GroupChat(OutboxBase):
             self._chats[chat_id] = ChatInfo(chat_type, title or "", username)
 
     async def chat_info(self, chat_id: int) -> ChatInfo | None:
-        """The group as last seen, or asked of Telegram once (after a restart)."""
+        """The group as last seen, or asked of Telegram once (after a restart): the card
+        messages of one deal, sent together, share one question."""
         info = self._chats.get(chat_id)
         if info is not None:
             return info
+        asking = self._asking.get(chat_id)
+        if asking is None:
+            asking = self._asking[chat_id] = asyncio.ensure_future(self._look_up(chat_id))
+            asking.add_done_callback(lambda _: self._asking.pop(chat_id, None))
+        # Shielded: one card message given up on does not cancel the others' answer.
+        return await asyncio.shield(asking)
+
+    async def _look_up(self, chat_id: int) -> ChatInfo | None:
         try:
             chat = await self.app.bot.get_chat(chat_id)
         except TelegramError as err:

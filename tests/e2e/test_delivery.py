@@ -3,6 +3,8 @@ bot sends arrives through them, or is counted as no longer worth sending."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.outbox import SEND_TRIES
@@ -215,3 +217,37 @@ async def test_each_hand_has_card_messages_of_its_own_and_the_last_hands_stay_as
         texts = [m.text or "" for m in player.dm.bot_messages()]
         assert [t for t in texts if "Hand 1:" in t] == before[player.name], player.name
         assert len([t for t in texts if "Hand 2:" in t]) == 1, (player.name, texts)
+
+
+@pytest.mark.parametrize("answers", [True, False])
+async def test_after_a_restart_the_cards_name_the_group_as_telegram_tells_it_once(
+        bed: Bed, caplog: pytest.LogCaptureFixture, answers: bool) -> None:
+    """The bot forgets a group's title when it restarts: a hand dealt by the clock before
+    anyone writes there asks Telegram once for both players' cards; when Telegram cannot
+    tell, the cards still go, without the group's name."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    first = ana if hand.seats[hand.to_act].player == ana.id else boris
+    assert await bed.press(first, group, "Fold") is None
+    await bed.restart()
+    await bed.idle()
+    if not answers:
+        bed.tg.faults.fail_next("getChat", Fault.bad_request("chat not found"),
+                                chat_id=group.id)
+    asked = len(bed.tg.transcript.of("getChat"))
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await bed.ring(group)  # the time between hands is up: hand 2 is dealt
+    assert bed.live(group).hand_no == 2
+    assert len(bed.tg.transcript.of("getChat")) == asked + 1
+    for player in players:
+        (top,) = [(m.text or "").splitlines()[0] for m in player.dm.bot_messages()
+                  if "Hand 2:" in (m.text or "")]
+        assert top == ("🃏 Svara night · hand 2" if answers else "🃏 hand 2"), top
+    looked = [line for line in caplog.messages
+              if line.startswith(f"could not look up chat {group.id}: ")]
+    assert len(looked) == (0 if answers else 1), looked
