@@ -3,11 +3,14 @@ bot sends arrives through them, or is counted as no longer worth sending."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from types import SimpleNamespace
 
 import pytest
 
 from bot.outbox import SEND_TRIES
+from bot.outbox import base as outbox_base
 from bot.outbox import group as outbox_group
 from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord
@@ -251,3 +254,38 @@ async def test_after_a_restart_the_cards_name_the_group_as_telegram_tells_it_onc
     looked = [line for line in caplog.messages
               if line.startswith(f"could not look up chat {group.id}: ")]
     assert len(looked) == (0 if answers else 1), looked
+
+
+async def test_a_results_message_lost_again_and_again_is_tried_less_and_less_often(
+        bed: Bed, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Each time every try is lost the pause before the next round doubles, from a minute
+    up to a quarter of an hour, and the operator's log says when it comes again."""
+    pauses: list[float] = []
+
+    async def sleep(delay: float) -> None:
+        pauses.append(delay)
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(outbox_group, "asyncio", SimpleNamespace(**{
+        **vars(asyncio), "sleep": sleep}))
+    monkeypatch.setattr(outbox_base, "SEND_TRIES", 2)  # a round is lost sooner
+    group, players, first = await two_in_a_hand(bed)
+    await players[0].send(group, "/endgame")
+    await bed.idle()
+    live = bed.live(group)
+    rounds = 5
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(0.001), chat_id=group.id,
+                            times=2 * rounds)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await bed.press(first, group, "No blind")
+        table = await bed.table_message(group)
+        await (await first.press(table, "Fold")).answer()
+        await bed.tg.world.wait_for(lambda: bool(results_in(group)), timeout=30)
+        await bed.idle()
+    assert pauses == [60.0, 120.0, 240.0, 480.0, 900.0]
+    assert bed.services.outbox.delivered["lost"] == rounds
+    again = [line for line in caplog.messages if "its results message is sent again" in line]
+    assert again[:2] == [f"table {live.id}: its results message is sent again in 60 s",
+                         f"table {live.id}: its results message is sent again in 120 s"]
+    assert len(again) == rounds and len(results_in(group)) == 1
+    assert await bed.store.tables.results_due() == []
