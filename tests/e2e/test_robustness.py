@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -716,6 +717,39 @@ async def test_an_unexpected_bad_request_on_the_edit_does_not_strand_the_table(b
     assert [c.status for c in edits[-2:]] == [400, 200], edits[-2:]
     assert await tap(bed, actor, group, "Bet 10") is None
     assert len(the_hand(bed, group).actions) == 2
+
+
+async def test_an_edit_refused_twice_gives_the_table_a_fresh_message(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    """Telegram refuses the table message's edit for an unknown reason: it is tried once
+    more, then the table is posted anew (the old message's buttons expire), so nobody is
+    left with the buttons of a turn that is over. Once a screen got through, the count
+    starts again: a later refusal is one more try of the edit, not a new message."""
+    group, players = await dealt(bed, "Ana", "Boris")
+    old = await table_now(bed, group)
+    first = to_act(bed, group, players)
+    stale = data_of(old, "No blind")
+    bed.tg.faults.fail_next("editMessageText", Fault.bad_request("MESSAGE_ID_INVALID"),
+                            chat_id=group.id, times=2)
+    live = bed.live(group)
+    with caplog.at_level(logging.WARNING, logger="bot.outbox"):
+        assert await tap(bed, first, group, "No blind") is None
+        await until(bed, lambda: bed.message_id(live) not in (None, old.message_id),
+                    "a new table message")
+    refused = [line for line in caplog.messages if "Telegram refused the table message" in line]
+    assert [line.split("(")[1][:2] for line in refused] == ["1)", "2)"], refused
+    assert refused[0].startswith(f"table {live.id}: ")
+    actor = to_act(bed, group, players)
+    table = await table_now(bed, group)
+    assert shows_turn(table, actor)
+    assert await ask(actor, old, stale) == (EXPIRED, True)
+
+    bed.tg.faults.fail_next("editMessageText", Fault.bad_request("MESSAGE_ID_INVALID"),
+                            chat_id=group.id)
+    assert await tap(bed, actor, group, "Bet 10") is None
+    after = to_act(bed, group, players)
+    await until(bed, lambda: shows_turn(current(bed, group), after), "the edit made again")
+    assert bed.message_id(live) == table.message_id  # edited in place, no third message
 
 
 async def test_a_dropped_connection_on_the_edit_is_retried(bed: Bed) -> None:
