@@ -15,9 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot.callback_data import Button, Press
 from bot.live import Live
+from bot.metrics import Metrics
 from bot.sandbox import Fault, MessageRecord, Player
 from bot.sandbox.harness import Sandbox
 from bot.sandbox.models import ChatRecord
@@ -1049,3 +1051,37 @@ async def test_a_flood_wait_at_one_table_does_not_hold_up_presses(bed: Bed) -> N
     # Table A still catches up once Telegram lets it.
     bed.tg.faults.clear()
     await until(bed, lambda: shows_turn(current(bed, group_a), actor), "table A caught up")
+
+
+async def test_the_operators_figures_show_a_screen_held_back_and_the_messages_sent(
+        bed: Bed) -> None:
+    """What /metrics reads of the outbox while Telegram holds a table message back with a
+    flood wait: one screen waiting; the card messages counted as sent."""
+    group, players = await dealt(bed, "Ana", "Boris")
+    first = to_act(bed, group, players)
+    metrics = Metrics()
+    metrics.outbox = bed.services.outbox.figures
+
+    def figures() -> dict[str, float]:
+        return {sample.name: sample.value
+                for family in text_string_to_metric_families(metrics.render().decode())
+                for sample in family.samples
+                if sample.name.startswith("svara_outbox_") and not sample.labels
+                and not sample.name.endswith("_created")}
+
+    before = figures()
+    assert before["svara_outbox_screens_waiting"] == 0.0
+    assert before["svara_outbox_replies_waiting"] == 0.0
+    bed.tg.faults.fail_next("editMessageText", Fault.retry_after(3), chat_id=group.id)
+    await first.press(await table_now(bed, group), "No blind")
+    await until(bed, lambda: bool(bed.tg.faults.fired), "the flood wait met")
+    await until(bed, lambda: figures()["svara_outbox_screens_waiting"] == 1.0,
+                "the screen counted as waiting")
+    # The cards went out privately meanwhile: two messages sent, none lost.
+    now = figures()
+    assert now["svara_outbox_messages_sent_total"] == before[
+        "svara_outbox_messages_sent_total"] + 2
+    assert now["svara_outbox_messages_lost_total"] == 0.0
+    await until(bed, lambda: figures()["svara_outbox_screens_waiting"] == 0.0,
+                "the screen shown")
+    assert shows_turn(current(bed, group), to_act(bed, group, players))
