@@ -57,6 +57,9 @@ OUTBOX_COUNTERS = {
     "messages_refused": "Messages Telegram refused for good (400).",
     "messages_blocked": "Messages to users who blocked the bot or groups that removed it.",
     "messages_flood waits": "Tries of a message that met a flood wait (429).",
+    "messages_hidden sent": "Cards shown in a group to one member alone (ephemeral messages).",
+    "messages_hidden refused": "Cards for one member's eyes in a group that Telegram refused "
+                               "or did not answer in time (his private chat has them).",
 }
 """The outbox's figures (`bot.outbox.Outbox.figures`), each shown from the start."""
 

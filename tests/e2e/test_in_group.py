@@ -10,6 +10,7 @@ import logging
 import pytest
 
 from bot.sandbox.ephemeral import EphemeralRecord
+from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from engine import format_hand
@@ -222,3 +223,33 @@ async def test_a_svaras_cards_follow_in_the_same_messages_in_the_group_and_in_pr
         assert f"Hand 1: {cards}" in (record.text or ""), record.text
         assert "<" not in (record.text or "")  # read as HTML, as it was written
         assert record.silent
+
+
+async def test_cards_telegram_refuses_to_show_in_the_group_ring_in_private_and_are_counted(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    """One player's cards at the deal are refused in the group: he learns them from his
+    private chat, with a sound; the other's come in the group and quietly in private; the
+    operator's figures and log say which."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
+    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
+    await bed.open_table(group, ana, boris)
+    outbox = bed.services.outbox
+    bed.tg.faults.fail_next("sendMessage", Fault.bad_request("USER_NOT_PARTICIPANT"),
+                            chat_id=group.id)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        assert await bed.press(ana, group, "Start") is None
+        await bed.idle()
+    shown = {p.name: bool(hidden_for(bed, group, p)) for p in players}
+    assert sorted(shown.values()) == [False, True], shown
+    for player in players:
+        (record,) = [m for m in player.inbox if "Hand 1: " in (m.text or "")]
+        assert record.silent is shown[player.name], player.name
+    (refused,) = [p for p in players if not shown[p.name]]
+    assert (outbox.delivered["hidden sent"], outbox.delivered["hidden refused"]) == (1, 1)
+    figures = outbox.figures()
+    assert (figures["messages_hidden sent"], figures["messages_hidden refused"]) == (1.0, 1.0)
+    live = bed.live(group)
+    assert any(line.startswith(f"table {live.id}: cards for {refused.id} not shown in the "
+                               "group: ") and "user_not_participant" in line.lower()
+               for line in caplog.messages), caplog.messages
