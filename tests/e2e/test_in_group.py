@@ -253,3 +253,40 @@ async def test_cards_telegram_refuses_to_show_in_the_group_ring_in_private_and_a
     assert any(line.startswith(f"table {live.id}: cards for {refused.id} not shown in the "
                                "group: ") and "user_not_participant" in line.lower()
                for line in caplog.messages), caplog.messages
+
+
+async def test_a_refused_edit_or_deletion_of_a_members_cards_is_logged_and_play_goes_on(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    """Telegram refuses to edit Ana's own message in the group, then to delete one at the
+    hand's end: the operator's log says so each time, and the hand is played out."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
+    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
+    await bed.open_table(group, ana, boris)
+    seed, _ = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1)
+    bed.seeds.append(seed)
+    assert await bed.press(ana, group, "Start") is None
+    (mine,) = hidden_for(bed, group, ana)
+    assert "Bet 10" in mine.labels  # her turn first
+    bed.tg.faults.fail_next("editEphemeralMessageText", Fault.bad_request("some new error"),
+                            chat_id=group.id)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        answer = await (await ana.press(mine, "Bet 10")).answer()
+        assert not answer.show_alert, answer.text
+        await bed.idle()
+        assert any(line.startswith("a hidden card message was not edited: ")
+                   for line in caplog.messages), caplog.messages
+        assert "Bet 10" in mine.labels  # the refused edit left her old buttons
+        (his,) = hidden_for(bed, group, boris)
+        assert "Raise" in " ".join(his.labels) or "Call 10" in his.labels, his.labels
+        bed.tg.faults.fail_next("deleteEphemeralMessage", Fault.bad_request("no such message"),
+                                chat_id=group.id)
+        answer = await (await boris.press(his, "Call 10")).answer()
+        assert not answer.show_alert, answer.text
+        await bed.idle()
+    table = await bed.table_message(group)
+    assert "is over" in (table.text or "")
+    assert any(line.startswith("a hidden card message was not deleted: ")
+               for line in caplog.messages), caplog.messages
+    # One of the two was deleted; the other stays where Telegram would not take it away.
+    assert len(hidden_for(bed, group, ana)) + len(hidden_for(bed, group, boris)) == 1
