@@ -283,3 +283,40 @@ def test_buttons_become_presses_links_and_mini_app_buttons() -> None:
                                                             None)
     assert app.web_app is not None and app.web_app.url == "https://example.org/app"
     assert app.callback_data is None
+
+
+async def test_a_send_started_before_the_bot_runs_that_fails_is_logged_not_lost_silently(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, app = outbox()
+    app.running = False  # the start-up restore: the application does not run yet
+
+    async def broken() -> None:
+        raise RuntimeError("the disk is full")
+
+    with caplog.at_level(logging.ERROR, logger="bot.outbox"):
+        box._background(broken())
+        for _ in range(5):
+            await REAL_SLEEP(0)
+    assert app.tasks == []  # the loop's own task, not the application's
+    assert "a message could not be sent: RuntimeError: the disk is full" in caplog.messages
+    assert not box._sending  # nothing left for a stop to wait for
+
+
+async def test_a_stop_gives_up_every_send_still_waiting_and_later_sends_are_not_tried(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, app = outbox()
+    send, tries = answers(RetryAfter(600))  # waits ten minutes before its next try
+
+    async def results() -> None:
+        await box._deliver("results message", GROUP, send)
+
+    box._background(results())
+    for _ in range(5):
+        await REAL_SLEEP(0)
+    assert len(app.tasks) == 1 and tries == [1]
+    with caplog.at_level(logging.WARNING, logger="bot.outbox"):
+        await box.stop_sending()  # returns at once: the waiting send gave up
+    assert app.tasks[0].cancelled()
+    assert box.delivered["lost"] == 1
+    later, more = answers()
+    assert await box._deliver("cards", PLAYER, later) is Delivery.LOST and more == []
