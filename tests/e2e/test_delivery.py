@@ -16,6 +16,7 @@ from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
 from tests.e2e.bed import Bed
+from tests.e2e.seeds import find_seed, points_of, replica
 
 
 def cards(player: Player) -> list[str]:
@@ -289,3 +290,59 @@ async def test_a_results_message_lost_again_and_again_is_tried_less_and_less_oft
                          f"table {live.id}: its results message is sent again in 120 s"]
     assert len(again) == rounds and len(results_in(group)) == 1
     assert await bed.store.tables.results_due() == []
+
+
+async def test_a_svaras_cards_held_by_a_flood_wait_past_their_hand_are_not_sent(
+        bed: Bed) -> None:
+    """Ana's svara cards wait out a flood wait; before it ends the svara is over and the
+    next hand dealt: the old cards are no longer worth an edit, and her record of the
+    first hand keeps the cards it was dealt with. (No step here waits for the bot to be
+    idle: that would wait for the flood wait too.)"""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    seed, _ = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1 and len(
+        set(points_of(h).values())) == 1)
+    bed.seeds.append(seed)
+    await bed.press(ana, group, "Start")
+    (record,) = [m for m in ana.dm.bot_messages() if "Hand 1:" in (m.text or "")]
+    dealt = record.text
+    assert await bed.press(ana, group, "Bet 10") is None
+    bed.tg.faults.fail_next("editMessageText", Fault.retry_after(5), chat_id=ana.id)
+    live = bed.live(group)
+    world = bed.tg.world
+
+    async def press(player: Player, label: str) -> None:
+        table = world.find_message(group, bed.message_id(live) or 0)
+        assert table is not None
+        answer = await (await player.press(table, label)).answer()
+        assert not answer.show_alert, answer.text
+
+    await press(boris, "Call 10")  # a svara: new cards, Ana's held by the flood wait
+    await world.wait_for(lambda: live.hand is not None and live.hand.round_no == 2
+                         and any(c.status == 429 for c in bed.tg.transcript.calls),
+                         timeout=5, what="the svara dealt")
+    assert live.hand is not None
+    to_act = live.hand.seats[live.hand.to_act or 0].player
+
+    def svara_shown() -> bool:
+        table = world.find_message(group, bed.message_id(live) or 0)
+        text = "" if table is None else table.text or ""
+        return text.splitlines()[0].endswith("· svara") and "Fold" in str(table.buttons
+                                                                          if table else "")
+
+    await world.wait_for(svara_shown, timeout=5, what="the svara's buttons")
+    await press(ana if to_act == ana.id else boris, "Fold")
+    await world.wait_for(lambda: (live.wait is not None and live.hand is None)
+                         or (live.hand is not None and live.hand.is_over), timeout=5,
+                         what="the svara over")
+    superseded = bed.services.outbox.delivered["superseded"]
+    wait = live.wait
+    assert wait is not None
+    await bed.games.on_timer(live.id, wait)  # the next hand is dealt before the wait ends
+    assert live.hand_no == 2
+    await world.wait_for(
+        lambda: bed.services.outbox.delivered["superseded"] == superseded + 1, timeout=10,
+        what="the old cards superseded")
+    assert record.text == dealt

@@ -3,6 +3,10 @@ supergroup (a new chat id), or the bot is removed from it mid-hand."""
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from bot.records import TableStatus
 from tests.e2e.bed import Bed
 from tests.e2e.test_delivery import two_in_a_hand
@@ -94,3 +98,18 @@ async def test_the_letter_names_the_group_the_bot_has_not_seen_since_a_restart(
     for p in players:
         told = [m.text or "" for m in p.inbox]
         assert any(t.startswith("I can no longer write to Svara night, so") for t in told), told
+
+
+async def test_a_letter_to_a_player_who_blocked_the_bot_is_logged_for_the_operator(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.open_table(group, ana, boris)
+    boris.block_bot()
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        bed.tg.world.kick_bot(group, ana)
+        await bed.idle()
+    assert any(m.text and m.text.startswith("I can no longer write to Svara night")
+               for m in ana.inbox)
+    assert any(line.startswith(f"closing notice to {boris.id}: blocked")
+               for line in caplog.messages), caplog.messages
