@@ -319,7 +319,7 @@ async def on_added(update: Update, context: Context) -> None:
     chat = change.chat
     outbox.know(chat.id, chat.type, chat.title, chat.username)
     tr = context.services.languages.for_message(chat.id, chat.type, change.from_user)
-    await outbox.group_message(chat.id, None, welcome_text(tr))
+    await outbox.welcome(chat.id, welcome_text(tr))
 
 
 async def on_migrate(update: Update, context: Context) -> None:

@@ -49,12 +49,10 @@ class GroupChat(OutboxBase):
         self.know(chat_id, chat.type, chat.title, chat.username)
         return self._chats.get(chat_id)
 
-    async def group_message(self, chat_id: int, thread_id: int | None, text: str) -> bool:
-        """A new message in a group, through the group's pace, ahead of edits."""
-        how = await self._deliver("group message", chat_id, partial(
-            self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML,
-            message_thread_id=thread_id, disable_web_page_preview=True), paced=True)
-        return how is Delivery.SENT
+    async def welcome(self, chat_id: int, text: str) -> None:
+        """The bot's one message on joining a group, through the group's pace."""
+        await self._deliver("welcome", chat_id, partial(
+            self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML))
 
     async def _rights_in(self, chat_id: int) -> tuple[bool, bool]:
         """Whether the bot is an admin of the group, and whether it may pin there: asked of

@@ -9,6 +9,7 @@ import datetime as dt
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ from bot.ephemeral_api import EphemeralRefused
 from bot.i18n import Translations
 from bot.outbox import SEND_TRIES, Delivery, TelegramOutbox, digest, markup
 from bot.outbox.base import BACKOFF_MAX, RETRY_SECONDS, retry_delay
-from bot.pacing import URGENT, GroupPace
+from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render.messages import WEB_APP
 from bot.render.views import Screen
 
@@ -320,3 +321,96 @@ async def test_a_stop_gives_up_every_send_still_waiting_and_later_sends_are_not_
     assert box.delivered["lost"] == 1
     later, more = answers()
     assert await box._deliver("cards", PLAYER, later) is Delivery.LOST and more == []
+
+
+@dataclass
+class Member:
+    status: str
+    can_pin_messages: bool = False
+
+
+@dataclass
+class GroupBot:
+    """Answers what the bot may do in GROUP, and takes pins and unpins."""
+
+    member: Member
+    id: int = 42
+    asked: int = 0
+    pins: list[tuple[int, int, bool]] = field(default_factory=list)
+    unpins: list[tuple[int, int]] = field(default_factory=list)
+    refuse: bool = False
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Member:
+        assert (chat_id, user_id) == (GROUP, self.id)
+        self.asked += 1
+        return self.member
+
+    async def pin_chat_message(self, chat_id: int, message_id: int, *,
+                               disable_notification: bool = False) -> bool:
+        if self.refuse:
+            raise BadRequest("Bad Request: not enough rights to manage pinned messages")
+        self.pins.append((chat_id, message_id, disable_notification))
+        return True
+
+    async def unpin_chat_message(self, chat_id: int, message_id: int) -> bool:
+        if self.refuse:
+            raise BadRequest("Bad Request: message to unpin not found")
+        self.unpins.append((chat_id, message_id))
+        return True
+
+
+def group_outbox(member: Member) -> tuple[TelegramOutbox, GroupBot, Pace, Any]:
+    box, _, pace, app = outbox()
+    app.bot = GroupBot(member)
+    return box, app.bot, pace, SimpleNamespace(id=7, chat_id=GROUP)
+
+
+@pytest.mark.parametrize(("member", "admin", "pins"), [
+    (Member("administrator", can_pin_messages=True), True, True),
+    (Member("administrator"), True, False),
+    (Member("creator"), True, True),
+    (Member("member"), False, False),
+])
+async def test_what_the_bot_may_do_in_a_group_is_asked_once_and_again_after_a_change(
+        member: Member, admin: bool, pins: bool) -> None:
+    box, bot, _, _ = group_outbox(member)
+    assert await box.is_admin_in(GROUP) is admin
+    assert await box._may_pin_in(GROUP) is pins
+    assert await box.is_admin_in(GROUP) is admin and bot.asked == 1
+    bot.member = Member("administrator", can_pin_messages=True)  # promoted
+    assert await box.is_admin_in(GROUP) is admin and bot.asked == 1  # not told yet
+    box.rights_changed(GROUP)
+    assert await box.is_admin_in(GROUP) is True and await box._may_pin_in(GROUP) is True
+    assert bot.asked == 2
+
+
+async def test_a_table_message_is_pinned_quietly_once_in_the_groups_pace_and_unpinned(
+        ) -> None:
+    box, bot, pace, live = group_outbox(Member("administrator", can_pin_messages=True))
+    await box._pin(live, 501)
+    await box._pin(live, 501)  # already pinned: nothing more
+    assert bot.pins == [(GROUP, 501, True)]
+    assert pace.taken == [(GROUP, EDIT)]
+    await box._unpin(live)
+    assert bot.unpins == [(GROUP, 501)] and pace.taken == [(GROUP, EDIT)] * 2
+    await box._unpin(live)  # nothing pinned any more
+    assert bot.unpins == [(GROUP, 501)] and len(pace.taken) == 2
+
+
+async def test_a_refused_pin_is_logged_and_not_tried_again_but_the_bot_stays_an_admin(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box, bot, pace, live = group_outbox(Member("administrator", can_pin_messages=True))
+    bot.refuse = True
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await box._pin(live, 501)
+        await box._unpin(live, 400)
+    assert any(line.startswith("table 7: could not pin its message: ") and "rights" in line
+               for line in caplog.messages), caplog.messages
+    assert any(line.startswith("table 7: could not unpin its message: ")
+               and "not found" in line for line in caplog.messages), caplog.messages
+    bot.refuse = False
+    await box._pin(live, 502)
+    assert bot.pins == [] and bot.asked == 1
+    assert await box.is_admin_in(GROUP) is True
+    await box._unpin(live)  # the refused pin left nothing to unpin
+    assert bot.unpins == [] and pace.taken == [(GROUP, EDIT)] * 2

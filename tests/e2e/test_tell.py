@@ -362,6 +362,23 @@ async def test_the_welcome_speaks_the_language_of_who_added_the_bot_and_is_forma
     assert [e["type"] for e in hello.entities if e["type"] == "bold"] == ["bold"]
 
 
+async def test_a_welcome_telegram_refuses_is_logged_once(
+        bed: Bed, caplog: Any) -> None:
+    """Added to a group that does not let the bot write: the welcome is refused once and
+    the operator's log says where."""
+    vera = bed.tg.world.user("Vera")
+    group = bed.group(vera)
+    bed.tg.faults.fail_next("sendMessage", Fault.forbidden("bot is not a member of the "
+                                                           "supergroup chat"), chat_id=group.id)
+    with caplog.at_level("INFO", logger="bot.outbox"):
+        bed.tg.world.push_member_change(group, vera.record, "left", "member")
+        await bed.idle()
+    assert group.bot_messages() == []
+    assert any(line.startswith(f"welcome to {group.id}: blocked") for line in caplog.messages), \
+        caplog.messages
+    assert len([c for c in bed.tg.transcript.of("sendMessage") if c.chat_id == group.id]) == 1
+
+
 async def test_the_results_of_a_table_in_a_topic_come_in_that_topic_in_its_language(
         bed: Bed) -> None:
     ana, boris = bed.players("Ana", "Boris")
