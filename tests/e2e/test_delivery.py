@@ -12,6 +12,7 @@ import pytest
 from bot.outbox import SEND_TRIES
 from bot.outbox import base as outbox_base
 from bot.outbox import group as outbox_group
+from bot.pacing import EDIT, URGENT
 from bot.sandbox.faults import Fault
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
@@ -347,3 +348,92 @@ async def test_a_svaras_cards_held_by_a_flood_wait_past_their_hand_are_not_sent(
         lambda: bed.services.outbox.delivered["superseded"] == superseded + 1, timeout=10,
         what="the old cards superseded")
     assert record.text == dealt
+
+
+async def test_a_player_who_blocked_the_bot_is_recorded_so_and_the_log_says_why(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    """Boris blocked the bot after he sat down: his cards cannot reach him, the store
+    records that he has no private chat (his cards stay a press on My cards away), and the
+    operator's log says whose cards and why."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    assert (await bed.store.users.get(boris.id)).private_chat
+    boris.block_bot()
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await bed.press(ana, group, "Start")
+        await bed.idle()
+    assert not (await bed.store.users.get(boris.id)).private_chat
+    assert (await bed.store.users.get(ana.id)).private_chat
+    assert any(line.startswith(f"cards to {boris.id}: blocked") for line in caplog.messages), \
+        caplog.messages
+
+
+async def test_cards_held_by_a_flood_wait_past_their_hand_are_not_sent(bed: Bed) -> None:
+    """Ana's cards wait out a long flood wait; meanwhile the hand is folded and the next
+    one dealt: the first hand's cards are no longer worth sending, the second's arrive."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    live = bed.live(group)
+    world = bed.tg.world
+    bed.tg.faults.fail_next("sendMessage", Fault.retry_after(5), chat_id=ana.id)
+    table = world.find_message(group, bed.message_id(live) or 0)
+    assert table is not None
+    await (await ana.press(table, "Start")).answer()
+    await world.wait_for(lambda: live.hand is not None and any(
+        c.status == 429 for c in bed.tg.transcript.calls), timeout=5, what="the deal")
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    first = ana if hand.seats[hand.to_act].player == ana.id else boris
+
+    def shown() -> bool:
+        message = world.find_message(group, bed.message_id(live) or 0)
+        return message is not None and "Fold" in str(message.buttons)
+
+    await world.wait_for(shown, timeout=5, what="the first turn's buttons")
+    table = world.find_message(group, bed.message_id(live) or 0)
+    assert table is not None
+    answer = await (await first.press(table, "Fold")).answer()
+    assert not answer.show_alert, answer.text
+    await world.wait_for(lambda: live.wait is not None and live.hand_no == 1
+                         and (live.hand is None or live.hand.is_over), timeout=5,
+                         what="the hand over")
+    superseded = bed.services.outbox.delivered["superseded"]
+    wait = live.wait
+    assert wait is not None
+    await bed.games.on_timer(live.id, wait)  # the next hand is dealt before the wait ends
+    assert live.hand_no == 2
+    await world.wait_for(
+        lambda: bed.services.outbox.delivered["superseded"] == superseded + 1, timeout=10,
+        what="the first hand's cards superseded")
+    await bed.idle()
+    texts = [m.text or "" for m in ana.dm.bot_messages()]
+    assert not [t for t in texts if "Hand 1:" in t] and [t for t in texts if "Hand 2:" in t]
+
+
+async def test_a_practice_tables_cards_keep_the_pace_of_its_private_chat(
+        bed: Bed, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a practice table the cards and the table message share the player's private
+    chat: the cards wait for a slot of its pace, ahead of the table's edits."""
+    ana = bed.players("Ana")[0]
+    await ana.start_bot()
+    await bed.idle()
+    pace = bed.services.outbox.pace
+    taken: list[tuple[int, int]] = []
+    real = pace.slot
+
+    async def slot(chat_id: int, priority: int = EDIT) -> None:
+        taken.append((chat_id, priority))
+        await real(chat_id, priority)
+
+    monkeypatch.setattr(pace, "slot", slot)
+    await ana.send(ana.dm, "/practice 1")
+    await bed.idle()
+    taken.clear()
+    assert await bed.press(ana, ana.dm, "No blind") is None
+    assert len([m for m in ana.dm.bot_messages() if "Hand 1:" in (m.text or "")]) == 1
+    # The table's edit, then her cards (a new message: ahead of any edit).
+    assert sorted(taken) == [(ana.id, URGENT), (ana.id, EDIT)], taken
