@@ -16,6 +16,18 @@ from bot.sandbox.errors import (
 from bot.sandbox.markup import validate_markup
 from bot.sandbox.models import MessageRecord
 
+TRUE = (True, "true", "True", 1)
+"""A boolean parameter's true, as form and JSON bodies carry it."""
+
+
+def previews_wanted(ctx: Ctx) -> bool:
+    """Whether a text's links get a preview: not when `link_preview_options` turns them
+    off, nor by the older `disable_web_page_preview`."""
+    options = ctx.params.raw("link_preview_options")
+    if isinstance(options, dict) and options.get("is_disabled") in TRUE:
+        return False
+    return ctx.params.raw("disable_web_page_preview") not in TRUE
+
 
 async def send_message(ctx: Ctx) -> Any:
     """sendMessage."""
@@ -34,7 +46,8 @@ async def send_message(ctx: Ctx) -> Any:
         thread_id=thread_id,
         reply_to=reply_to,
     )
-    message.silent = ctx.params.raw("disable_notification") in (True, "true", "True", 1)
+    message.silent = ctx.params.raw("disable_notification") in TRUE
+    message.previews = previews_wanted(ctx)
     return message.to_json()
 
 
@@ -93,6 +106,7 @@ async def edit_message_text(ctx: Ctx) -> Any:
     message.text = parsed.text
     message.entities = parsed.entities
     message.reply_markup = markup
+    message.previews = previews_wanted(ctx)
     return _edited(ctx, message)
 
 

@@ -140,6 +140,7 @@ class MessageRecord:
     service: JSON = field(default_factory=dict)  # e.g. {"forum_topic_created": {...}}
     history: list[str | None] = field(default_factory=list)  # earlier texts, oldest first
     silent: bool = False  # sent with disable_notification: it arrives without a sound
+    previews: bool = True  # False: sent or last edited with link previews turned off
 
     @property
     def id(self) -> int:
@@ -187,6 +188,8 @@ class MessageRecord:
             data["text"] = self.text
             if self.entities:
                 data["entities"] = copy.deepcopy(self.entities)
+            if not self.previews:
+                data["link_preview_options"] = {"is_disabled": True}
         if self.photo is not None:
             data["photo"] = [
                 {

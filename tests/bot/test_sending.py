@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from telegram import InlineKeyboardButton
@@ -414,3 +414,17 @@ async def test_a_refused_pin_is_logged_and_not_tried_again_but_the_bot_stays_an_
     assert await box.is_admin_in(GROUP) is True
     await box._unpin(live)  # the refused pin left nothing to unpin
     assert bot.unpins == [] and pace.taken == [(GROUP, EDIT)] * 2
+
+
+async def test_a_closed_table_leaves_nothing_of_its_hands_behind_and_other_tables_keep_theirs(
+        ) -> None:
+    """A bot that runs for weeks holds only the tables that are open: what it kept of a
+    table's card messages and reminder goes when the table closes."""
+    box, _, _, _ = group_outbox(Member("member"))
+    closed, other = SimpleNamespace(id=7, chat_id=GROUP, results=None), 8
+    for table in (closed.id, other):
+        box._cards[table] = (3, {PLAYER: 900 + table})
+        box._reminders[table] = (cast(Any, None), 0, PLAYER, 800 + table)
+    await box._after_close(closed)  # type: ignore[arg-type]
+    assert closed.id not in box._cards and closed.id not in box._reminders
+    assert box._cards[other] == (3, {PLAYER: 908}) and box._reminders[other][3] == 808

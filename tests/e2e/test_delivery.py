@@ -291,6 +291,8 @@ async def test_a_results_message_lost_again_and_again_is_tried_less_and_less_oft
     assert again[:2] == [f"table {live.id}: its results message is sent again in 60 s",
                          f"table {live.id}: its results message is sent again in 120 s"]
     assert len(again) == rounds and len(results_in(group)) == 1
+    lost = [line for line in caplog.messages if line.endswith("lost after 2 tries")]
+    assert lost == [f"results message to {group.id} lost after 2 tries"] * rounds, lost
     assert await bed.store.tables.results_due() == []
 
 
@@ -437,3 +439,57 @@ async def test_a_practice_tables_cards_keep_the_pace_of_its_private_chat(
     assert len([m for m in ana.dm.bot_messages() if "Hand 1:" in (m.text or "")]) == 1
     # The table's edit, then her cards (a new message: ahead of any edit).
     assert sorted(taken) == [(ana.id, URGENT), (ana.id, EDIT)], taken
+
+
+async def test_names_that_look_like_links_give_no_preview_under_the_table_or_its_results(
+        bed: Bed) -> None:
+    """A player may call himself a web address: Telegram would show a preview of it under
+    the table message and the results, so both turn link previews off."""
+    ana, boris = players = bed.players("t.me/ana_shop", "Boris")
+    group = bed.group(*players)
+    await bed.open_table(group, ana, boris)
+    await bed.press(ana, group, "Start")
+    await ana.send(group, "/table")  # posted anew below: a new message, not yet edited
+    await bed.idle()
+    posted = await bed.table_message(group)
+    assert posted.edit_date is None and posted.previews is False
+    await ana.send(group, "/endgame")
+    await bed.idle()
+    hand = bed.live(group).hand
+    assert hand is not None and hand.to_act is not None
+    first = ana if hand.seats[hand.to_act].player == ana.id else boris
+    table = await bed.table_message(group)
+    assert "t.me/ana_shop" in (table.text or "") and table.previews is False
+    await blind_then_fold(bed, group, first)
+    await bed.idle()
+    results = [m for m in group.bot_messages() if "results after" in (m.text or "")]
+    assert len(results) == 1 and "t.me/ana_shop" in (results[0].text or "")
+    assert results[0].previews is False
+
+
+async def test_a_practice_tables_results_wait_for_a_slot_of_its_private_chat(
+        bed: Bed, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every new message into the player's private chat takes a slot of its pace, the
+    results message of a practice table too."""
+    ana = bed.players("Ana")[0]
+    await ana.start_bot()
+    await bed.idle()
+    await ana.send(ana.dm, "/practice 1")
+    await bed.idle()
+    pace = bed.services.outbox.pace
+    taken: list[tuple[int, int]] = []
+    real = pace.slot
+
+    async def slot(chat_id: int, priority: int = EDIT) -> None:
+        taken.append((chat_id, priority))
+        await real(chat_id, priority)
+
+    monkeypatch.setattr(pace, "slot", slot)
+    before = len(ana.dm.bot_messages())
+    await ana.send(ana.dm, "/leave")
+    await bed.tg.world.wait_for(lambda: bed.games.at(ana.dm.id, None) is None, timeout=30)
+    await bed.idle()
+    new = ana.dm.bot_messages()[before:]
+    assert [m for m in new if (m.text or "").startswith("🏁 Svara: results after 1 hand")]
+    assert [t for t in taken if t[0] != ana.id] == []
+    assert taken.count((ana.id, URGENT)) == len(new), (taken, [m.text for m in new])
