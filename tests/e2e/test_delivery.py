@@ -257,6 +257,17 @@ async def test_after_a_restart_the_cards_name_the_group_as_telegram_tells_it_onc
               if line.startswith(f"could not look up chat {group.id}: ")
               and "chat not found" in line.lower()]
     assert len(looked) == (0 if answers else 1), looked
+    # Hand 2 ends by the clock and hand 3 is dealt by it, nobody writing in the group: a
+    # title Telegram told is known from then on; one it could not tell is asked for again,
+    # not taken as "no title" for good.
+    while bed.live(group).hand_no == 2:
+        await bed.ring(group)
+    assert bed.live(group).hand_no == 3
+    assert len(bed.tg.transcript.of("getChat")) == asked + (1 if answers else 2)
+    for player in players:
+        (top,) = [(m.text or "").splitlines()[0] for m in player.dm.bot_messages()
+                  if "Hand 3:" in (m.text or "")]
+        assert top == "🃏 Svara night · hand 3", top
 
 
 async def test_a_results_message_lost_again_and_again_is_tried_less_and_less_often(
