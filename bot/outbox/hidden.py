@@ -33,9 +33,6 @@ ANSWER_WITHIN = 5.0
 """Seconds Telegram has to answer a send of a member's message (a press's window is 15 s)."""
 
 
-
-
-
 class HiddenCards(OutboxBase):
     """Each member's own view of his hand in the group, kept up to date."""
 
