@@ -4,6 +4,7 @@ when a second table of the chat deals after a first one closed."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from bot.sandbox.models import ChatRecord
@@ -67,7 +68,11 @@ async def test_reveal_off_keeps_the_table_secret(bed: Bed) -> None:
     await bed.idle()
     closed = [m for m in group.bot_messages() if (m.text or "").startswith("🃏 Svara: the table")]
     last = closed[-1].text or ""
-    assert "🔓" not in last and "🔐 Table: " in last, last
+    row = await bed.store.db.fetchone("SELECT secret FROM table_secrets")
+    assert row is not None
+    # The commitment the table showed all along stays, and only it: the secret's SHA-256.
+    seal = hashlib.sha256(str(row[0]).encode()).hexdigest()
+    assert "🔓" not in last and f"🔐 Table: {seal}" in last.splitlines(), last
     answer = await reply(bed, boris, group, "/hand 1")
     assert not any("Table secret" in a for a in answer), answer
     assert any("This table keeps its secret (chosen when it opened)" in a for a in answer), answer
@@ -144,6 +149,12 @@ async def test_the_hand_reply_speaks_plain_words_and_still_carries_the_proof(bed
             assert not re.search(r"[0-9a-f]{64}", read), read
             fields.update({m[1]: m[2] for m in FIELD.finditer(folded)})
         assert fields["v"] == "2" and "s" in fields
+        # Neither set a seed: each seat's comes from the table secret and his user id.
+        assert fields["q"] == f"{ana.id}.{boris.id}", fields
+        if language == "en":
+            story = "\n".join(m.text or "" for m in messages)
+            for name in ("Ana", "Boris"):
+                assert f"{name}: no own seed, one follows from the table secret" in story, story
         assert check("&".join(f"{k}={v}" for k, v in fields.items())) is True
 
 
