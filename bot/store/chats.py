@@ -118,6 +118,12 @@ async def move_chat(conn: Conn, old: int, new: int, now: int) -> int:
     moved = cursor.rowcount
     await execute(conn, "UPDATE hand_players SET chat_id = ? WHERE chat_id = ?", (new, old))
     await execute(conn, "UPDATE achievements SET chat_id = ? WHERE chat_id = ?", (new, old))
+    await execute(conn, "INSERT OR IGNORE INTO seasons (chat_id, starts, ends, length, champion,"
+                        " points, won, closed_at, announce_due) SELECT ?, starts, ends, length,"
+                        " champion, points, won, closed_at, announce_due FROM seasons"
+                        " WHERE chat_id = ?",
+                  (new, old))
+    await execute(conn, "DELETE FROM seasons WHERE chat_id = ?", (old,))
     await execute(conn, "INSERT OR IGNORE INTO next_game (chat_id, user_id, at)"
                         " SELECT ?, user_id, at FROM next_game WHERE chat_id = ?", (new, old))
     await execute(conn, "DELETE FROM next_game WHERE chat_id = ?", (old,))

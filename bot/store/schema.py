@@ -413,6 +413,33 @@ _V20_ACHIEVEMENTS: tuple[Step, ...] = (
     "CREATE INDEX achievements_by_hand ON achievements (hand_id)",
 )
 
+_V21_SEASONS: tuple[Step, ...] = (
+    # A chat's closed seasons (bot.seasons): the period, its length, the champion and his
+    # points (NULL and 0 for a season nobody scored in), written in one transaction when
+    # it closes. announce_due: the champion's announcement has not reached the chat yet,
+    # sent again while the bot runs and at the next start until it does (or the chat
+    # refuses it for good).
+    """
+    CREATE TABLE seasons (
+        chat_id      INTEGER NOT NULL,
+        starts       INTEGER NOT NULL,
+        ends         INTEGER NOT NULL CHECK (ends > starts),
+        length       TEXT    NOT NULL CHECK (length IN ('week', 'month', 'quarter')),
+        champion     INTEGER REFERENCES users(id) CHECK (champion IS NULL OR champion > 0),
+        points       INTEGER NOT NULL DEFAULT 0 CHECK (points >= 0),
+        won          INTEGER NOT NULL DEFAULT 0 CHECK (won >= 0),
+        closed_at    INTEGER NOT NULL,
+        announce_due INTEGER NOT NULL DEFAULT 0 CHECK (announce_due IN (0, 1)),
+        PRIMARY KEY (chat_id, starts),
+        CHECK ((champion IS NULL) = (points = 0)),
+        CHECK (champion IS NOT NULL OR announce_due = 0)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX seasons_announce_due ON seasons (chat_id) WHERE announce_due = 1",
+    # A season's standings: a chat's rows within a stretch of time.
+    "CREATE INDEX hand_players_by_chat_time ON hand_players (chat_id, at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -439,5 +466,6 @@ MIGRATIONS: tuple[Migration, ...] = (
               _STAKES_AS_SEATED),
     Migration(19, "the forum topics a chat keeps the bot to", _V19_TOPICS),
     Migration(20, "the badges players earned", _V20_ACHIEVEMENTS),
+    Migration(21, "each chat's closed seasons and their champions", _V21_SEASONS),
 )
 LATEST = len(MIGRATIONS)

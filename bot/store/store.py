@@ -17,6 +17,7 @@ from bot.store.hands import Hands
 from bot.store.history import History
 from bot.store.journal import DealJournal, journal_path
 from bot.store.recovery import Recovery, Replay, recover
+from bot.store.seasons import Seasons
 from bot.store.tables import Tables
 from bot.store.users import Users
 
@@ -36,6 +37,7 @@ class Store:
         self.achievements = Achievements(db)
         self.fairness = Fairness(db, clock, journal=journal)
         self.gifts = Gifts(db, clock)
+        self.seasons = Seasons(db, clock)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,
