@@ -52,6 +52,7 @@ from bot.outbox import TelegramOutbox
 from bot.pacing import GroupPace
 from bot.practice import Practice
 from bot.routes import register
+from bot.season_close import SeasonCloser
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.store.db import hide_statements
@@ -205,6 +206,9 @@ async def start_services(
     app.bot_data["outbox"] = outbox
     app.bot_data["practice"] = Practice(app, services)  # before the tables come back
     app.bot_data["next_hand"] = NextHand(app, services)
+    seasons = SeasonCloser(store, outbox, translations, lambda chat: TableSettings.load(
+        chat.settings_dict(), **games.defaults.model_dump()).season)
+    app.bot_data["seasons"] = seasons
     if settings.public_url is not None:
         miniapp = MiniApp(services, app.bot, public_url=settings.public_url,
                           max_age=settings.miniapp_max_age)
@@ -212,6 +216,8 @@ async def start_services(
         app.bot_data["miniapp"] = miniapp
     for line in await games.resume_all():
         log.info("restart: %s", line)
+    if app.job_queue is not None:
+        seasons.schedule(app.job_queue)  # after the tables: their results go out first
     try:
         for language in translations.languages:
             tr = translations.get(language)

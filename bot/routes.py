@@ -24,6 +24,7 @@ from bot import (
     inline,
     practice,
     replies,
+    season_commands,
     seats,
     stats,
     topics,
@@ -60,6 +61,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(ChatMemberHandler(handlers.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     commands.register(app)
     stats.register(app)
+    season_commands.register(app)  # /season
     topics.register(app)
     app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=PATTERN))
     app.add_handler(CallbackQueryHandler(handlers.on_unknown_press))

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bot import replies
 from bot.errors import BadSetting as BadSetting
 from bot.i18n import N_, Html, Translator, escape
+from bot.seasons import SeasonLength
 from engine import BadRules, Limit, Rules, ScoringRules, TieRule
 from engine.rules import MAX_SEATS
 
@@ -173,6 +174,16 @@ class TableSettings(BaseModel):
         label=N_("House gifts a day"), unit="chips", none=_NONE)] = 0
     """Chips the chat's admins may give from the house with /give in 24 hours; 0: none
     (an admin's /give is then of his own chips, like anyone's)."""
+    season: Annotated[SeasonLength, Setting(
+        "season", {"month": SeasonLength.MONTH, "week": SeasonLength.WEEK,
+                   "quarter": SeasonLength.QUARTER, "off": SeasonLength.OFF},
+        label=N_("Season length"),
+        plain={SeasonLength.MONTH: N_("a month"), SeasonLength.WEEK: N_("a week"),
+               SeasonLength.QUARTER: N_("a quarter"), SeasonLength.OFF: N_("off")},
+    )] = SeasonLength.MONTH
+    """How long the chat's seasons last (calendar periods of UTC, `bot.seasons`); off: no
+    season standings and no champions. A change counts from the season it falls in, which
+    picks up where the last closed one ended."""
 
     @property
     def max_buy_in(self) -> int:

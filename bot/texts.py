@@ -28,6 +28,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("seed", N_("Your own seed, mixed into every deal at your tables: /seed TEXT")),
     ("top", N_("This chat's leaderboard (/top all: every chat)")),
     ("stats", N_("Your figures and chart (reply to see a player's)")),
+    ("season", N_("This chat's season: standings, points and the champion")),
     ("settings", N_("Table settings of this chat (admins change them)")),
     ("language", N_("Language of this group (admins), or your own in private")),
     ("topics", N_("Keep the bot to chosen topics of a forum (admins)")),
@@ -41,6 +42,7 @@ sees them and their answers."""
 
 MORE_USES: dict[str, tuple[tuple[str, str], ...]] = {
     "rebuy": (("rebuy cancel", N_("Take back a rebuy asked for during your hand")),),
+    "season": (("season last", N_("The champions of this chat's past seasons")),),
     "stats": (("stats group", N_("This chat's chart: each regular's net over the last "
                                  "30 days")),),
 }

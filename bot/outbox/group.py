@@ -54,6 +54,13 @@ class GroupChat(OutboxBase):
         await self._deliver("welcome", chat_id, partial(
             self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML))
 
+    async def announce(self, chat_id: int, thread_id: int | None, text: str) -> Delivery:
+        """A message of the bot's own to a group (a season's champion), through the group's
+        pace, without a link preview; how it ended."""
+        return await self._deliver("announcement", chat_id, partial(
+            self.app.bot.send_message, chat_id, text, parse_mode=ParseMode.HTML,
+            message_thread_id=thread_id, disable_web_page_preview=True))
+
     async def _rights_in(self, chat_id: int) -> tuple[bool, bool]:
         """Whether the bot is an admin of the group, and whether it may pin there: asked of
         Telegram once, then known until its rights change (not known: neither)."""
