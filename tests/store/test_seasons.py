@@ -13,6 +13,7 @@ import pytest
 from bot.seasons import Period, SeasonLength
 from bot.store import Store, StoreError
 from bot.store.practice import computer_of
+from bot.store.sql import Conn
 from tests.store.conftest import RULES, Clock, can_deal, play_hand, seated_table
 from tests.store.test_achievements import win
 
@@ -148,11 +149,15 @@ async def test_the_record_refuses_a_champion_without_points_and_news_without_a_c
         store: Store) -> None:
     await seated_table(store, 2)
     for champion, points, due in ((ANA, 0, 0), (None, 3, 0), (None, 0, 1)):
-        with pytest.raises(StoreError):
-            await store.db.write(lambda conn, c=champion, p=points, d=due: conn.execute(
+        row = (CHAT, DECEMBER.start, DECEMBER.end, champion, points, due)
+
+        async def insert(conn: Conn, row: tuple[int | None, ...] = row) -> None:
+            await conn.execute(
                 "INSERT INTO seasons (chat_id, starts, ends, length, champion, points,"
-                " closed_at, announce_due) VALUES (?, ?, ?, 'month', ?, ?, 0, ?)",
-                (CHAT, DECEMBER.start, DECEMBER.end, c, p, d)))
+                " closed_at, announce_due) VALUES (?, ?, ?, 'month', ?, ?, 0, ?)", row)
+
+        with pytest.raises(StoreError):
+            await store.db.write(insert)
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_seasons(
