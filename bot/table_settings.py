@@ -179,7 +179,7 @@ class TableSettings(BaseModel):
                    "quarter": SeasonLength.QUARTER, "off": SeasonLength.OFF},
         label=N_("Season length"),
         plain={SeasonLength.MONTH: N_("a month"), SeasonLength.WEEK: N_("a week"),
-               SeasonLength.QUARTER: N_("a quarter"), SeasonLength.OFF: N_("off")},
+               SeasonLength.QUARTER: N_("a quarter"), SeasonLength.OFF: N_("no seasons")},
     )] = SeasonLength.MONTH
     """How long the chat's seasons last (calendar periods of UTC, `bot.seasons`); off: no
     season standings and no champions. A change counts from the season it falls in, which

@@ -94,7 +94,7 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
      "blindtime, svaratime, buyin, pause, autostart, nudge, reveal, rebuy, rebuys, cards, "
-     "allowance."),
+     "allowance, season."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -213,6 +213,7 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "Rebuys per player: <b>3</b> · <code>rebuys</code>",
         "Cards at the deal: <b>in the bot's chat</b> · <code>cards</code>",
         "House gifts a day: <b>none</b> · <code>allowance</code>",
+        "Season length: <b>a month</b> · <code>season</code>",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",
     ]

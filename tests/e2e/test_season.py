@@ -193,7 +193,7 @@ async def test_a_chat_whose_seasons_are_off_has_no_standings_and_no_champion(
     answer = await reply(bed, ana, group, "/settings season off")
     assert answer[0].startswith("Saved."), answer
     settings = await reply(bed, boris, group, "/settings")
-    assert "Season length: off · season" in settings[0], settings
+    assert "Season length: no seasons · season" in settings[0], settings
     await bed.open_table(group, ana, boris, vera)
     await play(bed, group, players, plain, winner=ana, folder=vera, first=True)
     answer = await reply(bed, boris, group, "/season")
