@@ -222,3 +222,24 @@ async def test_a_practice_table_earns_no_season_points(bed: Bed) -> None:
     assert await bed.store.db.fetchall("SELECT * FROM seasons") == []
     assert not any((m.text or "").startswith(CHAMPION) for m in ana.dm.bot_messages())
     assert time.time() < next_month
+
+
+async def test_an_admin_chooses_weekly_seasons_in_the_settings_menu(bed: Bed) -> None:
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris, admins=(ana,))
+    steady_clock(bed)
+    await ana.send(group, "/settings")
+    await bed.idle()
+    menu = group.last_bot_message
+    assert "Season length: a month" in [label for row in menu.buttons for label in row]
+    await (await ana.press(menu, "Season length: a month")).answer()
+    await bed.idle()
+    assert menu.buttons == [["✅ a month", "a week", "a quarter", "no seasons"],
+                            ["« All settings"]]
+    saved = await (await ana.press(menu, "a week")).answer()
+    assert saved.text == "Saved. Season length: a week."
+    # Thursday 3 December 2026: the week began on Monday 30 November and ends on Sunday.
+    closer(bed).clock = lambda: float(dt.datetime(2026, 12, 3, 13, tzinfo=dt.UTC).timestamp())
+    answer = await reply(bed, boris, group, "/season")
+    assert answer[0].splitlines()[:2] == ["🏆 This season: 2026-11-30 – 2026-12-06",
+                                          "It ends 2026-12-07 00:00 UTC."]
