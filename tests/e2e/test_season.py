@@ -246,3 +246,6 @@ async def test_an_admin_chooses_weekly_seasons_in_the_settings_menu(bed: Bed) ->
     answer = await reply(bed, boris, group, "/season")
     assert answer[0].splitlines()[:2] == ["🏆 This season: 2026-11-30 – 2026-12-06",
                                           "It ends 2026-12-07 00:00 UTC."]
+    answer = await reply(bed, boris, group, "/season 2025")
+    assert answer == ["Use /season for this season's standings, /season last for the champions "
+                      "of the seasons before."]
