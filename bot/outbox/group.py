@@ -106,8 +106,11 @@ class GroupChat(OutboxBase):
                                                 disable_notification=True)
         except TelegramError as err:
             log.info("table %s: could not pin its message: %s", live.id, err)
-            admin, _ = self._rights.get(live.chat_id, (False, False))
-            self._rights[live.chat_id] = (admin, False)
+            known = self._rights.get(live.chat_id)
+            if known is not None:
+                # Refused: not tried again until the bot's rights change. Had they changed
+                # while the pin was on its way, they stay to be asked anew.
+                self._rights[live.chat_id] = (known[0], False)
             self._pinned.pop(live.id, None)
 
     async def _unpin(self, live: Live, message_id: int | None = None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, cast
@@ -340,6 +340,8 @@ class GroupBot:
     pins: list[tuple[int, int, bool]] = field(default_factory=list)
     unpins: list[tuple[int, int]] = field(default_factory=list)
     refuse: bool = False
+    meanwhile: Callable[[], Awaitable[object]] | None = None
+    """What happens in the bot while a pin is on its way to Telegram."""
 
     async def get_chat_member(self, chat_id: int, user_id: int) -> Member | SimpleNamespace:
         assert (chat_id, user_id) == (GROUP, self.id)
@@ -350,6 +352,8 @@ class GroupBot:
 
     async def pin_chat_message(self, chat_id: int, message_id: int, *,
                                disable_notification: bool = False) -> bool:
+        if self.meanwhile is not None:
+            await self.meanwhile()
         if self.refuse:
             raise BadRequest("Bad Request: not enough rights to manage pinned messages")
         self.pins.append((chat_id, message_id, disable_notification))
@@ -419,6 +423,40 @@ async def test_a_refused_pin_is_logged_and_not_tried_again_but_the_bot_stays_an_
     assert await box.is_admin_in(GROUP) is True
     await box._unpin(live)  # the refused pin left nothing to unpin
     assert bot.unpins == [] and pace.taken == [(GROUP, EDIT)] * 2
+
+
+async def test_a_pin_refused_after_the_bots_rights_changed_leaves_them_to_be_asked_anew(
+        ) -> None:
+    """The bot is made an admin with pin rights while a pin sent before it is refused: the
+    next table message asks Telegram again and is pinned."""
+    box, bot, _, live = group_outbox(Member("member"))
+    bot.member = Member("administrator", can_pin_messages=True)
+    assert await box._may_pin_in(GROUP) is True and bot.asked == 1
+    bot.refuse = True
+
+    async def promoted_again() -> None:
+        box.rights_changed(GROUP)
+
+    bot.meanwhile = promoted_again
+    await box._pin(live, 501)
+    bot.refuse, bot.meanwhile = False, None
+    await box._pin(live, 502)
+    assert bot.asked == 2 and bot.pins == [(GROUP, 502, True)]
+
+
+async def test_a_table_closed_while_its_pin_is_refused_leaves_nothing_pinned_or_to_unpin(
+        ) -> None:
+    box, bot, pace, live = group_outbox(Member("administrator", can_pin_messages=True))
+    bot.refuse = True
+
+    async def closed() -> None:
+        await box._unpin(live)  # the table closes while the pin is on its way
+
+    bot.meanwhile = closed
+    await box._pin(live, 501)  # the close's unpin came too soon, and is refused too
+    bot.refuse, bot.meanwhile = False, None
+    await box._unpin(live)  # nothing is left to unpin: no call, no slot taken
+    assert bot.pins == [] and bot.unpins == [] and pace.taken == [(GROUP, EDIT)] * 2
 
 
 async def test_a_closed_table_leaves_nothing_of_its_hands_behind_and_other_tables_keep_theirs(
