@@ -27,7 +27,7 @@ from telegram.error import (
 from bot.ephemeral_api import EphemeralRefused
 from bot.i18n import Translations
 from bot.outbox import SEND_TRIES, Delivery, TelegramOutbox, digest, markup
-from bot.outbox.base import BACKOFF_MAX, RETRY_SECONDS, retry_delay
+from bot.outbox.base import BACKOFF_MAX, RETRY_SECONDS, Writer, retry_delay
 from bot.pacing import EDIT, URGENT, GroupPace
 from bot.render.messages import WEB_APP
 from bot.render.views import Screen
@@ -282,6 +282,7 @@ def test_buttons_become_presses_links_and_mini_app_buttons() -> None:
     assert (join.text, join.callback_data, join.url) == ("Join", "j:1", None)
     assert (rules.text, rules.url, rules.callback_data) == ("Rules", "https://example.org/r",
                                                             None)
+    assert app.text == "Open"
     assert app.web_app is not None and app.web_app.url == "https://example.org/app"
     assert app.callback_data is None
 
@@ -300,6 +301,10 @@ async def test_a_send_started_before_the_bot_runs_that_fails_is_logged_not_lost_
             await REAL_SLEEP(0)
     assert app.tasks == []  # the loop's own task, not the application's
     assert "a message could not be sent: RuntimeError: the disk is full" in caplog.messages
+    # With the traceback, for the operator to find where it broke.
+    (record,) = [r for r in caplog.records if r.message.startswith("a message could not")]
+    assert record.exc_info is not None and record.exc_info[1] is not None
+    assert str(record.exc_info[1]) == "the disk is full"
     assert not box._sending  # nothing left for a stop to wait for
 
 
@@ -500,3 +505,39 @@ async def test_no_pin_is_started_while_the_bot_stops_or_before_it_runs(
     box._pin_soon(live, 501)
     await settle(app)
     assert bot.pins == [(GROUP, 501, True)]
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (BadRequest("Bad Request: message text is empty"), "Message text is empty"),
+    (EphemeralRefused("the answer carries no ephemeral_message_id"),
+     "the answer carries no ephemeral_message_id"),
+    (TelegramError("Conflict: something new"), "Conflict: something new"),
+])
+async def test_an_answer_for_good_is_logged_with_what_was_refused_and_where(
+        error: Exception, said: str, caplog: pytest.LogCaptureFixture) -> None:
+    box, _, _, _ = outbox()
+    send, _ = answers(error)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        assert await box._deliver("results message", GROUP, send) is Delivery.REFUSED
+    assert f"results message to {GROUP} refused: {said}" in caplog.messages
+
+
+async def test_an_outbox_nobody_listens_to_yet_meets_a_moved_group_without_failing() -> None:
+    """Before the tables are wired to it (at the start), a group that moved is still only
+    a refused message."""
+    app = App()
+    box = TelegramOutbox(app, Translations.load(), Pace())  # type: ignore[arg-type]
+    send, _ = answers(ChatMigrated(-1009999))
+    assert await box._deliver("results message", GROUP, send) is Delivery.REFUSED
+    await settle(app)
+    assert box.figures()["replies_merged"] == 0.0  # nothing merged yet in a fresh outbox
+
+
+async def test_a_stop_ends_every_table_writer_that_runs() -> None:
+    box, _, _, _ = outbox()
+    running = asyncio.get_running_loop().create_task(asyncio.sleep(60))
+    box._writers[7] = Writer(cast(Any, SimpleNamespace(id=7)), task=running)
+    box._writers[8] = Writer(cast(Any, SimpleNamespace(id=8)))  # nothing to write yet
+    box.stop()
+    await REAL_SLEEP(0)
+    assert running.cancelled()
