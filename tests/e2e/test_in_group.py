@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from itertools import pairwise
 
 import pytest
 
@@ -133,12 +134,17 @@ async def test_my_cards_while_the_groups_budget_is_spent_answers_with_the_popup(
         bed: Bed) -> None:
     ana, group, said = await _dealt(bed)
     table = await bed.table_message(group)
-    await bed.services.outbox.pace.slot(group.id)  # another message takes the group's slot
+    pace = bed.services.outbox.pace
+    await pace.slot(group.id)  # another message takes the group's slot
+    taken, free_in = bed.tg.world.clock(), pace.wait_for_slot(group.id)
     answer = await (await ana.press(table, "My cards")).answer()
     assert (answer.text, answer.show_alert) == (said, True)
     await bed.idle()
     (mine,) = hidden_for(bed, group, ana)  # it still came, once the slot was there
     assert said.removesuffix(" points)") in (mine.text or ""), mine
+    (sent,) = [c for c in bed.tg.transcript.of("sendMessage") if c.chat_id == group.id
+               and "ephemeral_message_parameters" in c.params and c.at > taken]
+    assert sent.at - taken >= free_in * 0.9, (sent.at - taken, free_in)
 
 
 @pytest.mark.parametrize(("where", "silent"), [("group", True), ("both", False),
@@ -345,3 +351,10 @@ async def test_members_cards_in_the_group_follow_only_their_own_view_and_go_with
     assert all(hidden_for(bed, group, p) == [] for p in players)
     assert len(bed.tg.transcript.of("deleteEphemeralMessage")) == 3
     assert bed.live(group).id not in outbox._hidden
+    # Every call into the group kept its pace: the members' own messages, their edits and
+    # deletions took the group's slot like the table message.
+    calls = [c for c in bed.tg.transcript.calls if c.chat_id == group.id
+             and c.method not in ("answerCallbackQuery", "getChatMember", "getChat")]
+    gaps = [(b.at - a.at, a.method, b.method) for a, b in pairwise(calls)]
+    spacing = outbox.pace.spacing
+    assert all(gap >= spacing * 0.9 for gap, _, _ in gaps), (spacing, sorted(gaps)[:3])
