@@ -261,6 +261,24 @@ async def test_cards_telegram_refuses_to_show_in_the_group_ring_in_private_and_a
                for line in caplog.messages), caplog.messages
 
 
+async def test_every_refusal_of_cards_in_the_group_is_counted_and_each_rings_in_private(
+        bed: Bed) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
+    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
+    await bed.open_table(group, ana, boris)
+    outbox = bed.services.outbox
+    bed.tg.faults.fail_next("sendMessage", Fault.bad_request("USER_NOT_PARTICIPANT"),
+                            times=2, chat_id=group.id)
+    assert await bed.press(ana, group, "Start") is None
+    await bed.idle()
+    assert all(hidden_for(bed, group, p) == [] for p in players)
+    for player in players:
+        (record,) = [m for m in player.inbox if "Hand 1: " in (m.text or "")]
+        assert record.silent is False, player.name
+    assert (outbox.delivered["hidden sent"], outbox.delivered["hidden refused"]) == (0, 2)
+
+
 async def test_a_refused_edit_or_deletion_of_a_members_cards_is_logged_and_play_goes_on(
         bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
     """Telegram refuses to edit Ana's own message in the group, then to delete one at the
