@@ -4,8 +4,11 @@ and what it is when it joins a group; all within the group's budget."""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
+
+import pytest
 
 from bot.callback_data import Button, Press
 from bot.clock import REMIND_ALARM
@@ -208,8 +211,16 @@ async def test_table_moves_the_table_down_and_the_old_buttons_are_expired(bed: B
     assert new.buttons and "hand 1" in (new.text or "")
     moved = bed.tg.world.find_message(group, old.message_id)
     assert moved is not None and moved.buttons == []
-    assert "moved down" in (moved.text or "")
+    # Read as HTML: "Svara" in bold, no tag left in the text.
+    assert moved.text == "🃏 Svara: the table moved down ⬇️ (/table brings it back)."
+    assert [e["type"] for e in moved.entities] == ["bold"]
     assert group.pinned == [new.message_id]
+    # The old message is pointed down in the group's pace, after the new one went out.
+    sent, pointed = (next(c for c in bed.tg.transcript.of(method) if c.chat_id == group.id
+                          and str(c.params.get("message_id", new.message_id)) == str(which))
+                     for method, which in (("sendMessage", new.message_id),
+                                           ("editMessageText", old.message_id)))
+    assert pointed.at - sent.at >= bed.services.outbox.pace.spacing * 0.9
     # A client that still shows the old keyboard gets "expired", and nothing moves.
     live = bed.live(group)
     hand = live.hand
@@ -231,6 +242,32 @@ async def test_table_moves_the_table_down_and_the_old_buttons_are_expired(bed: B
         await bed.press(to_act(bed, group, players), group, label)
     await bed.idle()
     assert live.status == "closed" and group.pinned == []
+
+
+async def test_table_points_the_old_message_down_in_the_groups_language_or_logs_why_not(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await configure(bed, group)
+    await ana.send(group, "/language bg")
+    await ana.send(group, "/newgame")  # the lobby is enough
+    first = await bed.table_message(group)
+    await boris.send(group, "/table")
+    await bed.idle()
+    moved = bed.tg.world.find_message(group, first.message_id)
+    assert moved is not None
+    assert moved.text == "🃏 Свара: масата се премести надолу ⬇️ (/table я връща)."
+    second = await bed.table_message(group)
+    bed.tg.faults.fail_next("editMessageText", Fault.bad_request("message can't be edited"),
+                            chat_id=group.id)
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await boris.send(group, "/table")
+        await bed.idle()
+    live = bed.live(group)
+    assert any(line.startswith(f"table {live.id}: could not point the old message down: ")
+               and "can't be edited" in line.lower() for line in caplog.messages), caplog.messages
+    third = await bed.table_message(group)
+    assert third.message_id > second.message_id and third.buttons
 
 
 async def test_a_group_that_adds_the_bot_is_told_how_to_start(bed: Bed) -> None:

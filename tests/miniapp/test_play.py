@@ -230,8 +230,13 @@ async def test_a_closed_table_is_shown_closed_then_forgotten(app: Served) -> Non
     group, (ana, boris), live = await ana_and_boris(app)
     payload = payload_of(app, live.id)
     ana_v = await app.open(ana, payload)
+    shown = bed.message_id(live)
     await ana.send(group, "/endgame")
     await bed.idle()
+    # The group's message of a closed table opens nothing any more.
+    closed = bed.tg.world.find_message(group, shown or 0)
+    assert closed is not None and "closed" in (closed.text or "")
+    assert "Open the table" not in closed.labels, closed
     # The stream sends the closed table and ends.
     async with app.http.get(app.base + "/app/api/events", params={"s": ana_v.session}) as s:
         event_id, state = await _event(s)
