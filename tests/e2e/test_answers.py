@@ -222,6 +222,7 @@ async def test_a_flood_of_asks_keeps_only_the_newest_answers(bed: Bed) -> None:
     group = bed.group(*players)
     outbox = bed.services.outbox
     dropped = outbox.replies_dropped
+    merged = outbox.figures()["replies_merged"]
     before = len(group.bot_messages())
     # Other urgent calls hold the group's slot while the asks come in: they queue up.
     holding = [asyncio.create_task(outbox.pace.slot(group.id, URGENT)) for _ in range(3)]
@@ -234,6 +235,8 @@ async def test_a_flood_of_asks_keeps_only_the_newest_answers(bed: Bed) -> None:
     answered = group.bot_messages()[before:]
     # The first ask's answer was on its way already; of the rest the newest are kept.
     assert outbox.replies_dropped - dropped == len(players) - REPLIES_KEPT - 1
+    # The operator's figure says the same.
+    assert outbox.figures()["replies_merged"] - merged == len(players) - REPLIES_KEPT - 1
     assert len(answered) == REPLIES_KEPT + 1 and all(m.text == NO_HAND for m in answered)
     asked = {m.reply_to.sender.id for m in answered if m.reply_to is not None}
     assert asked == {p.id for p in [players[0], *players[-REPLIES_KEPT:]]}
