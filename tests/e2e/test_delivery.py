@@ -224,6 +224,25 @@ async def test_each_hand_has_card_messages_of_its_own_and_the_last_hands_stay_as
         assert len([t for t in texts if "Hand 2:" in t]) == 1, (player.name, texts)
 
 
+async def test_after_a_restart_a_press_in_the_group_tells_the_bot_its_name(bed: Bed) -> None:
+    """The group's name comes with every press there: the cards of a deal started by a
+    press after a restart name the group without asking Telegram for it."""
+    ana, boris = players = bed.players("Ana", "Boris")
+    group = bed.group(*players)
+    await bed.store.chats.set_settings(group.id, {"blind": False})  # cards at the deal
+    await bed.open_table(group, ana, boris)
+    await bed.restart()
+    await bed.idle()
+    asked = len(bed.tg.transcript.of("getChat"))
+    assert await bed.press(ana, group, "Start") is None
+    await bed.idle()
+    assert len(bed.tg.transcript.of("getChat")) == asked
+    for player in players:
+        (top,) = [(m.text or "").splitlines()[0] for m in player.dm.bot_messages()
+                  if "Hand 1:" in (m.text or "")]
+        assert top == "🃏 Svara night · hand 1", top
+
+
 @pytest.mark.parametrize("answers", [True, False])
 async def test_after_a_restart_the_cards_name_the_group_as_telegram_tells_it_once(
         bed: Bed, caplog: pytest.LogCaptureFixture, answers: bool) -> None:
