@@ -26,6 +26,17 @@ def hidden_for(bed: Bed, chat: ChatRecord, player: Player) -> list[EphemeralReco
             if r.receiver is player.record]
 
 
+async def cards_in_group(bed: Bed, *names: str) -> tuple[ChatRecord, list[Player]]:
+    """A group where the bot is an admin and shows cards there alone, no blinds (the cards
+    come at the deal), and a table its players sit at: the group and the players."""
+    players = bed.players(*names)
+    group = bed.tg.world.group("Svara night", members=players, admins=players[:1],
+                               bot_admin=True)
+    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
+    await bed.open_table(group, *players)
+    return group, players
+
+
 async def test_a_player_plays_a_hand_from_the_group_alone(bed: Bed) -> None:
     ana, boris = players = bed.players("Ana", "Boris")
     group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
@@ -236,10 +247,8 @@ async def test_cards_telegram_refuses_to_show_in_the_group_ring_in_private_and_a
     """One player's cards at the deal are refused in the group: he learns them from his
     private chat, with a sound; the other's come in the group and quietly in private; the
     operator's figures and log say which."""
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
-    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
-    await bed.open_table(group, ana, boris)
+    group, players = await cards_in_group(bed, "Ana", "Boris")
+    ana = players[0]
     outbox = bed.services.outbox
     bed.tg.faults.fail_next("sendMessage", Fault.bad_request("USER_NOT_PARTICIPANT"),
                             chat_id=group.id)
@@ -263,10 +272,8 @@ async def test_cards_telegram_refuses_to_show_in_the_group_ring_in_private_and_a
 
 async def test_every_refusal_of_cards_in_the_group_is_counted_and_each_rings_in_private(
         bed: Bed) -> None:
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
-    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
-    await bed.open_table(group, ana, boris)
+    group, players = await cards_in_group(bed, "Ana", "Boris")
+    ana = players[0]
     outbox = bed.services.outbox
     bed.tg.faults.fail_next("sendMessage", Fault.bad_request("USER_NOT_PARTICIPANT"),
                             times=2, chat_id=group.id)
@@ -283,10 +290,8 @@ async def test_a_refused_edit_or_deletion_of_a_members_cards_is_logged_and_play_
         bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
     """Telegram refuses to edit Ana's own message in the group, then to delete one at the
     hand's end: the operator's log says so each time, and the hand is played out."""
-    ana, boris = players = bed.players("Ana", "Boris")
-    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
-    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
-    await bed.open_table(group, ana, boris)
+    group, players = await cards_in_group(bed, "Ana", "Boris")
+    ana, boris = players
     seed, _ = find_seed(replica(bed.live(group)), lambda h: h.dealer == 1)
     bed.seeds.append(seed)
     assert await bed.press(ana, group, "Start") is None
@@ -333,10 +338,8 @@ async def test_members_cards_in_the_group_follow_only_their_own_view_and_go_with
     edited; it is edited only when what he sees changes (his turn, his buttons), not for
     another player's move; at the hand's end every one is deleted once, and the outbox
     keeps nothing of them."""
-    ana, boris, vera = players = bed.players("Ana <3", "Boris & Co", "Vera")
-    group = bed.tg.world.group("Svara night", members=players, admins=[ana], bot_admin=True)
-    await bed.store.chats.set_settings(group.id, {"cards": "group", "blind": False})
-    await bed.open_table(group, ana, boris, vera)
+    group, players = await cards_in_group(bed, "Ana <3", "Boris & Co", "Vera")
+    ana, boris, vera = players
     seed, _ = find_seed(replica(bed.live(group)), lambda h: h.dealer == 2)
     bed.seeds.append(seed)
     outbox = bed.services.outbox
