@@ -73,10 +73,10 @@ OUTBOX_TESTS: dict[str, tuple[str, ...]] = {
         "bot/test_outbox", "e2e/test_delivery", "e2e/test_answers", "e2e/test_in_group",
         "e2e/test_flood", "e2e/test_hardening", "e2e/test_attacks", "e2e/test_tell",
         "e2e/test_group_changes", "miniapp/test_play")),
-    # What the bot knows of a group, its pins, and the results message.
+    # What the bot knows of a group, its pins, the results message and its own announcements.
     "group": _outbox("bot/test_sending", "e2e/test_delivery", "e2e/test_group_changes",
                      "e2e/test_tell", "bot/test_outbox", "e2e/test_robustness",
-                     "e2e/test_in_group"),
+                     "e2e/test_in_group", "e2e/test_season"),
 }
 
 MODULES: dict[str, Module] = {
