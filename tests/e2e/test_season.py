@@ -144,6 +144,9 @@ async def test_a_month_of_hands_crowns_its_champion_once_and_keeps_him(bed: Bed)
     assert announcements(group) == [
         f"🏆 The season {first} – {last} is over. Its champion: Ana, 2 points, hands won: 2.\n"
         "A new season begins now: /season shows the standings."]
+    (news,) = [m for m in group.bot_messages() if (m.text or "").startswith(CHAMPION)]
+    # Read as HTML (the champion in bold), with no link preview under it.
+    assert [e["type"] for e in news.entities] == ["bold"] and news.previews is False
     await closer(bed).tick()
     await bed.idle()
     assert len(announcements(group)) == 1
