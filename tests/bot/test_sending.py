@@ -449,6 +449,17 @@ async def test_a_pin_refused_after_the_bots_rights_changed_leaves_them_to_be_ask
     assert bot.asked == 2 and bot.pins == [(GROUP, 502, True)]
 
 
+async def test_a_refused_pin_leaves_a_member_allowed_to_pin_no_admin() -> None:
+    """A restricted member may be allowed to pin: when a pin is refused he is still no
+    admin (no cards shown in the group as an admin's)."""
+    box, bot, _, live = group_outbox(Member("restricted", can_pin_messages=True))
+    assert await box._may_pin_in(GROUP) is True and await box.is_admin_in(GROUP) is False
+    bot.refuse = True
+    await box._pin(live, 501)
+    assert await box.is_admin_in(GROUP) is False and await box._may_pin_in(GROUP) is False
+    assert bot.asked == 1
+
+
 async def test_a_table_closed_while_its_pin_is_refused_leaves_nothing_pinned_or_to_unpin(
         ) -> None:
     box, bot, pace, live = group_outbox(Member("administrator", can_pin_messages=True))
