@@ -552,3 +552,31 @@ async def test_a_stop_ends_every_table_writer_that_runs() -> None:
     box.stop()
     await REAL_SLEEP(0)
     assert running.cancelled()
+
+
+@dataclass
+class Announcing:
+    """Takes the bot's own messages into a group, or refuses them."""
+
+    sent: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+    refuse: bool = False
+
+    async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> object:
+        if self.refuse:
+            raise BadRequest("Bad Request: message thread not found")
+        self.sent.append((chat_id, text, kwargs))
+        return SimpleNamespace(message_id=9)
+
+
+async def test_an_announcement_goes_to_its_topic_as_html_without_preview_in_the_groups_pace(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box, _, pace, app = outbox()
+    app.bot = bot = Announcing()
+    assert await box.announce(GROUP, 5, "🏆 <b>Ana</b>") is Delivery.SENT
+    assert bot.sent == [(GROUP, "🏆 <b>Ana</b>", {
+        "parse_mode": "HTML", "message_thread_id": 5, "disable_web_page_preview": True})]
+    assert pace.taken == [(GROUP, URGENT)]
+    bot.refuse = True
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        assert await box.announce(GROUP, None, "🏆") is Delivery.REFUSED
+    assert f"announcement to {GROUP} refused: Message thread not found" in caplog.messages
