@@ -5,7 +5,12 @@ Checks, each reported separately:
 * every movement sums to zero (double entry);
 * only grants, bonuses, rebuys and the house's gifts take chips from the bank, and a
   player's gift moves between balances only;
-* balances + table stacks + chips in open pots = every chip ever granted;
+* balances + table stacks + chips in open pots + tournament pools = every chip ever
+  granted;
+* tournament chips stay apart: they are issued to and withdrawn from stacks at
+  tournament tables only, no real chip reaches such a stack, the chips issued are exactly
+  the stacks and open pots of tournament tables, a pool moves only to and from balances,
+  an ended tournament's pool is empty and each place's prize is what the pool paid;
 * the ledger of every settled or aborted hand sums to zero (its pot was emptied);
 * every cached balance, stack and pot equals its ledger sum (a stack without a seat is 0);
 * practice chips stay apart: no movement joins a practice table and a real balance, or a
@@ -23,7 +28,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store.ledger_table import BANK_KINDS
+from bot.store.ledger_table import BANK_KINDS, POOL_KINDS, TOURNAMENT_CHIP_KINDS
 from bot.store.sql import Conn, fetchall, fetchone, read_only_uri
 
 
@@ -42,6 +47,12 @@ class AuditReport:
     practice_wallets: int = 0
     practice_stacks: int = 0
     practice_pots: int = 0
+    pools: int = 0
+    """Real chips in tournaments' pools (bot.store.tournaments)."""
+    tournament_issued: int = 0
+    """The part of `granted` that is tournament chips still out, never real."""
+    tournament_stacks: int = 0
+    tournament_pots: int = 0
 
     @property
     def ok(self) -> bool:
@@ -52,11 +63,18 @@ class AuditReport:
         if not self.ok:
             return f"audit FAILED: {len(self.violations)} violation(s)"
         hands = ", ".join(f"{n} {s}" for s, n in sorted(self.hands.items())) or "no hands"
+        pools = f" + pools {self.pools}" if self.pools else ""
         return (
             f"audit ok: granted {self.granted} = balances {self.balances} + stacks "
-            f"{self.stacks} + open pots {self.open_pots}; {self.users} users, {hands}, "
+            f"{self.stacks} + open pots {self.open_pots}{pools}; {self.users} users, {hands}, "
             f"{self.rows} ledger rows"
-        ) + self._practice()
+        ) + self._practice() + self._tournaments()
+
+    def _tournaments(self) -> str:
+        if not self.tournament_issued:
+            return ""
+        return (f"; of these, tournament chips: issued {self.tournament_issued} = stacks "
+                f"{self.tournament_stacks} + open pots {self.tournament_pots}")
 
     def _practice(self) -> str:
         if not self.practice_granted:
@@ -100,7 +118,10 @@ async def run_audit(conn: Conn, *, limit: int = 50) -> AuditReport:
     r.hands = {s: n for s, n in await fetchall(conn, "SELECT status, count(*) FROM hands"
                                                      " GROUP BY 1")}
 
+    r.pools = await _scalar(conn, "SELECT sum(delta) FROM ledger WHERE account = 'pool'")
+
     await _practice(conn, r, each)
+    await _tournaments(conn, r, each)
 
     await each("SELECT move, sum(delta) FROM ledger GROUP BY move HAVING sum(delta) != 0",
          "movement {0} does not balance: its rows sum to {1}")
@@ -120,10 +141,11 @@ async def run_audit(conn: Conn, *, limit: int = 50) -> AuditReport:
                    " AND l.kind = 'house_gift' GROUP BY g.move"
                    " HAVING g.amount != ifnull(sum(l.delta), 0)",
                    "house gift {0} of {1} chips: the ledger moved {2}")
-    if r.balances + r.stacks + r.open_pots != r.granted:
+    held = r.balances + r.stacks + r.open_pots + r.pools
+    if held != r.granted:
         bad.append(
             f"chips do not add up: balances {r.balances} + stacks {r.stacks} + open pots "
-            f"{r.open_pots} = {r.balances + r.stacks + r.open_pots}, granted {r.granted}"
+            f"{r.open_pots} + pools {r.pools} = {held}, granted {r.granted}"
         )
     await each("SELECT h.id, h.status, sum(l.delta) FROM hands h JOIN ledger l"
          " ON l.hand_id = h.id AND l.account = 'pot' WHERE h.status != 'open'"
@@ -191,6 +213,54 @@ async def _practice(conn: Conn, r: AuditReport,
             f"practice chips do not add up: wallets {r.practice_wallets} + stacks "
             f"{r.practice_stacks} + open pots {r.practice_pots} = {held}, granted "
             f"{r.practice_granted}")
+
+
+async def _tournaments(conn: Conn, r: AuditReport,
+                       each: Callable[[str, str], Awaitable[None]]) -> None:
+    """Tournament chips, counted on their own, and the pools of real chips."""
+    found = await fetchone(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                                 " AND name = 'tournaments'")
+    if found is None:  # a copy of a database older than the tournaments has none
+        return
+    tables = "SELECT table_id FROM tournaments"
+    chips = ", ".join(f"'{k}'" for k in TOURNAMENT_CHIP_KINDS)
+    pool_kinds = ", ".join(f"'{k}'" for k in POOL_KINDS)
+    r.tournament_issued = -await _scalar(
+        conn, f"SELECT sum(delta) FROM ledger WHERE account = 'bank' AND kind IN ({chips})")
+    r.tournament_stacks = await _scalar(
+        conn, f"SELECT sum(delta) FROM ledger WHERE account = 'stack' AND table_id IN ({tables})")
+    r.tournament_pots = await _scalar(
+        conn, f"SELECT sum(l.delta) FROM ledger l JOIN hands h ON h.id = l.hand_id"
+              f" WHERE l.account = 'pot' AND h.status = 'open' AND h.table_id IN ({tables})")
+    await each(f"SELECT id, kind, account FROM ledger WHERE (kind IN ({chips})"
+               f" AND (account NOT IN ('bank', 'stack') OR table_id NOT IN ({tables})))"
+               f" OR (kind IN ({pool_kinds}) AND account NOT IN ('balance', 'pool'))"
+               f" OR (account = 'pool' AND kind NOT IN ({pool_kinds}))"
+               f" OR (account = 'pool' AND table_id NOT IN ({tables}))",
+               "ledger row {0}: a {1} may not touch a {2} there")
+    await each(f"SELECT id, kind, table_id FROM ledger WHERE account = 'stack'"
+               f" AND table_id IN ({tables})"
+               f" AND kind IN ('buy_in', 'top_up', 'cash_out', 'rebuy')",
+               "ledger row {0}: a {1} of real chips at the tournament of table {2}")
+    await each("SELECT table_id, sum(delta) FROM ledger WHERE account = 'pool'"
+               " GROUP BY table_id HAVING sum(delta) < 0",
+               "the pool of the tournament of table {0} is negative: {1}")
+    await each("SELECT t.table_id, t.status, sum(l.delta) FROM tournaments t JOIN ledger l"
+               " ON l.account = 'pool' AND l.table_id = t.table_id"
+               " WHERE t.status IN ('finished', 'cancelled') GROUP BY t.table_id"
+               " HAVING sum(l.delta) != 0",
+               "the tournament of table {0} is {1} but its pool still holds {2}")
+    await each("SELECT p.table_id, p.user_id, p.prize, ifnull(sum(l.delta), 0)"
+               " FROM tournament_places p LEFT JOIN ledger l ON l.kind = 'prize'"
+               " AND l.account = 'balance' AND l.table_id = p.table_id"
+               " AND l.user_id = p.user_id GROUP BY p.table_id, p.user_id"
+               " HAVING p.prize != ifnull(sum(l.delta), 0)",
+               "tournament of table {0}, user {1}: prize {2}, the pool paid {3}")
+    held = r.tournament_stacks + r.tournament_pots
+    if held != r.tournament_issued:
+        r.violations.append(
+            f"tournament chips do not add up: stacks {r.tournament_stacks} + open pots "
+            f"{r.tournament_pots} = {held}, issued {r.tournament_issued}")
 
 
 async def audit_file(path: str | Path) -> AuditReport:

@@ -63,8 +63,10 @@ def player_lines(hand: Hand) -> list[PlayerLine]:
 
 
 async def record_players(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> None:
-    """Write the ``hand_players`` rows of a hand being settled (none at a practice table)."""
-    table = await fetchone(conn, "SELECT t.chat_id, t.practice FROM hands h JOIN tables t"
+    """Write the ``hand_players`` rows of a hand being settled (none at a practice table,
+    nor at a tournament's, whose chips are not real)."""
+    table = await fetchone(conn, "SELECT t.chat_id, t.practice OR EXISTS (SELECT 1 FROM"
+                                 " tournaments WHERE table_id = t.id) FROM hands h JOIN tables t"
                                  " ON t.id = h.table_id WHERE h.id = ?", (hand_id,))
     if table is None or table[1]:
         return

@@ -38,6 +38,7 @@ from bot.store.models import HandRow, Movement, Settled, hand_row
 from bot.store.seats import cash_out, list_seats
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.tables import live_table
+from bot.store.tournaments import after_hand
 from engine import Action, ChipMove, Event, Hand
 
 INTO_POT = frozenset({"ante", "blind", "bet", "svara_join"})
@@ -237,13 +238,16 @@ async def settle_hand(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> Settl
     # After its hand_players rows, before leavers cash out: the badges read the record as
     # it stands at the hand's end.
     awards = await award(conn, hand_id, hand, at=at)
+    # Before leavers cash out: at a tournament, who is out is placed and leaves with the
+    # hand (and its last hand pays the prizes), in this transaction.
+    tournament = await after_hand(conn, row.table_id, hand_id, hand, at=at)
     timeouts = [(int(count), row.table_id, int(player))
                 for player, count in result.get("timeouts", {}).items()]
     if timeouts:
         await conn.executemany("UPDATE seats SET timeouts = ? WHERE table_id = ? AND user_id = ?",
                                timeouts)
     left = await release_leavers(conn, row.table_id, result.get("leaving", ()), at=at)
-    return Settled(hand_id, left, awards)
+    return Settled(hand_id, left, awards, tournament)
 
 
 class Hands:

@@ -8,6 +8,7 @@ id, so every movement, and the whole ledger, sums to zero. Accounts:
 * ``balance`` of a user: his wallet, shared by all chats.
 * ``stack`` of a user at a table.
 * ``pot`` of a hand.
+* ``pool`` of a tournament (its table): the buy-ins, paid out as prizes.
 
 Both rows of a movement carry the user, table, hand and action seq it belongs to. The
 functions here are parts of units of work: they run inside the caller's transaction.
@@ -23,7 +24,7 @@ from bot.store.ledger_table import LEDGER_KINDS, MAX_CHIPS
 from bot.store.models import Movement
 from bot.store.sql import Conn, fetchall, fetchone
 
-AccountKind = Literal["bank", "balance", "stack", "pot"]
+AccountKind = Literal["bank", "balance", "stack", "pot", "pool"]
 
 @dataclass(frozen=True, slots=True)
 class Account:
@@ -46,6 +47,11 @@ def stack(user_id: int, table_id: int) -> Account:
 
 def pot(hand_id: int, table_id: int) -> Account:
     return Account("pot", table_id=table_id, hand_id=hand_id)
+
+
+def pool(table_id: int) -> Account:
+    """The pool of the tournament played at a table."""
+    return Account("pool", table_id=table_id)
 
 
 def check_amount(what: str, amount: object, *, low: int = 1, high: int = MAX_CHIPS) -> int:

@@ -22,10 +22,17 @@ LEDGER_KINDS = (
     "rebuy",  # chips created: bank -> the stack of a broke player, as the table allows
     "house_gift",  # chips created: bank -> balance, a chat admin's /give
     "gift",  # balance -> balance, a player's /give of his own chips
+    "entry", "entry_refund", "prize",  # balance <-> a tournament's pool (real chips)
+    "tournament_chips", "tournament_out",  # bank <-> stack: a tournament's own chips
 )
-BANK_KINDS = ("grant", "bonus", "operator_grant", "rebuy", "house_gift")
+BANK_KINDS = ("grant", "bonus", "operator_grant", "rebuy", "house_gift",
+              "tournament_chips", "tournament_out")
 """The kinds that may take chips from the bank: every chip in play came through one."""
-ACCOUNTS = ("bank", "balance", "stack", "pot")
+TOURNAMENT_CHIP_KINDS = ("tournament_chips", "tournament_out")
+"""The kinds that issue and withdraw a tournament's chips (never real chips)."""
+POOL_KINDS = ("entry", "entry_refund", "prize")
+"""The kinds that move real chips between a balance and a tournament's pool."""
+ACCOUNTS = ("bank", "balance", "stack", "pot", "pool")
 
 
 def _quoted(values: Sequence[str]) -> str:
@@ -47,7 +54,8 @@ _LEDGER = """
         at       INTEGER NOT NULL,
         CHECK (account != 'balance' OR user_id IS NOT NULL),
         CHECK (account != 'stack' OR (user_id IS NOT NULL AND table_id IS NOT NULL)),
-        CHECK (account != 'pot' OR hand_id IS NOT NULL)
+        CHECK (account != 'pot' OR hand_id IS NOT NULL),
+        CHECK (account != 'pool' OR table_id IS NOT NULL)
     )
 """
 """The ledger table's SQL, for `ledger_table`."""

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.achievements import Award
 from bot.records import HandRow as HandRow
 from bot.records import HandStatus as HandStatus
 from bot.records import TableStatus as TableStatus
+
+if TYPE_CHECKING:
+    from bot.store.tournament_pool import Tournament
 
 
 def _decoded(text: str | None) -> Any:
@@ -179,6 +182,8 @@ class Settled:
     """Players who left with the hand's end: user id -> chips moved back to the balance."""
     awards: tuple[Award, ...] = ()
     """The badges the hand earned (`bot.achievements`), written with it."""
+    tournament: Tournament | None = None
+    """At a tournament's table: the tournament as the hand left it (level, places)."""
 
 
 def hand_row(row: sqlite3.Row) -> HandRow:

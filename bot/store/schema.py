@@ -440,6 +440,45 @@ _V21_SEASONS: tuple[Step, ...] = (
     "CREATE INDEX hand_players_by_chat_time ON hand_players (chat_id, at)",
 )
 
+_V22_TOURNAMENTS: tuple[Step, ...] = (
+    # The pool of a tournament is a ledger account of its table ('pool'); its buy-ins,
+    # refunds and prizes, and the issue and withdrawal of its own chips, are new kinds.
+    ledger_kinds_again,
+    # A sit-and-go tournament played at a table (bot.tournament): what it is played for,
+    # how far it is, and its level's deadline with levels by minutes, so a restart keeps
+    # the level and its deadline. hands: hands settled since it started.
+    """
+    CREATE TABLE tournaments (
+        table_id    INTEGER PRIMARY KEY REFERENCES tables(id),
+        schedule    TEXT    NOT NULL CHECK (json_valid(schedule)),
+        status      TEXT    NOT NULL DEFAULT 'registering'
+                            CHECK (status IN ('registering', 'running', 'finished',
+                                              'cancelled')),
+        level       INTEGER NOT NULL DEFAULT 0 CHECK (level >= 0),
+        level_ends  INTEGER,
+        hands       INTEGER NOT NULL DEFAULT 0 CHECK (hands >= 0),
+        started_at  INTEGER,
+        finished_at INTEGER
+    ) WITHOUT ROWID
+    """,
+    # Each entrant's place, written with the hand that put him out (the winner's with the
+    # last hand), and the prize the pool paid him in that transaction.
+    """
+    CREATE TABLE tournament_places (
+        table_id INTEGER NOT NULL REFERENCES tournaments(table_id),
+        user_id  INTEGER NOT NULL REFERENCES users(id),
+        place    INTEGER NOT NULL CHECK (place >= 1),
+        prize    INTEGER NOT NULL DEFAULT 0 CHECK (prize >= 0),
+        hand_id  INTEGER REFERENCES hands(id),
+        chat_id  INTEGER NOT NULL,
+        at       INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id),
+        UNIQUE (table_id, place)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX tournament_places_by_chat ON tournament_places (chat_id, at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "users and chats", _V1_PEOPLE),
     Migration(2, "tables and seats", _V2_TABLES),
@@ -467,5 +506,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(19, "the forum topics a chat keeps the bot to", _V19_TOPICS),
     Migration(20, "the badges players earned", _V20_ACHIEVEMENTS),
     Migration(21, "each chat's closed seasons and their champions", _V21_SEASONS),
+    Migration(22, "sit-and-go tournaments: their pools, their chips and their places",
+              _V22_TOURNAMENTS),
 )
 LATEST = len(MIGRATIONS)

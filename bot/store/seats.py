@@ -15,6 +15,7 @@ from bot.store.errors import AlreadySeated, InsufficientChips, NotSeated, TableF
 from bot.store.ledger_table import MAX_CHIPS
 from bot.store.models import Seat
 from bot.store.sql import Conn, execute, fetchall, fetchone
+from bot.store.tournament_pool import tournament_of, withdraw
 from bot.store.users import get_user
 
 MAX_SEATS = 10
@@ -52,7 +53,16 @@ async def open_hand_players(conn: Conn, table_id: int) -> tuple[int, set[int]] |
 
 
 async def cash_out(conn: Conn, seat: Seat, *, at: int) -> int:
-    """Move the whole stack back to the balance and free the seat; return the amount."""
+    """Move the whole stack back to the balance and free the seat; return the amount.
+
+    A tournament's chips are not his: they are withdrawn, and before the start his
+    buy-in goes back (`bot.store.tournament_pool.withdraw`); 0 chips come back then."""
+    tournament = await tournament_of(conn, seat.table_id)
+    if tournament is not None:
+        await withdraw(conn, seat, tournament, at=at)
+        await execute(conn, "DELETE FROM seats WHERE table_id = ? AND user_id = ?",
+                      (seat.table_id, seat.user_id))
+        return 0
     if seat.stack:
         owner = await practice.wallet(conn, seat.table_id, seat.user_id)
         await ledger.post(conn, [ledger.Transfer("cash_out", seat.stack,

@@ -33,7 +33,9 @@ from bot.store.seats import (
     sit,
 )
 from bot.store.sql import Conn, execute, fetchone
+from bot.store.tournaments import cancel, create
 from bot.store.users import credit_balance, get_user
+from bot.tournament import Schedule
 
 MAX_RULES = 16_384
 
@@ -105,10 +107,12 @@ class Tables:
         wait: str | None = None,
         draw: Callable[[], str] | None = None,
         language: str | None = None,
+        tournament: Schedule | None = None,
     ) -> Table:
         """Open a table (status ``lobby``) in a chat or forum topic, waiting for ``wait``
         (`set_wait`); with ``draw`` (`Fairness.draw`) its secret is drawn in the same
-        transaction, and ``language`` becomes the chat's if it has none yet.
+        transaction, and ``language`` becomes the chat's if it has none yet. With
+        ``tournament`` the table plays a tournament of that schedule (`bot.store.tournaments`).
 
         Raises `TableExists` if the chat (topic) already has a live table.
         """
@@ -138,6 +142,8 @@ class Tables:
                 (chat_id, thread_id, creator, text, message_id, now, wait),
             )
             table_id = int(cursor.lastrowid or 0)
+            if tournament is not None:
+                await create(conn, table_id, tournament)
             if draw is not None:
                 # Whether the secret is revealed at the close is fixed now, with it.
                 await table_secret(conn, table_id, draw, reveal=_reveal_of(text))
@@ -397,6 +403,8 @@ class Tables:
             hand = await open_hand_players(conn, table_id)
             if hand is not None:
                 raise HandInProgress(table_id, hand[0])
+            # A tournament that closes before its end gives the buy-ins back.
+            await cancel(conn, table_id, at=now)
             returned = {s.user_id: await cash_out(conn, s, at=now)
                         for s in await list_seats(conn, table_id)}
             await execute(conn, "UPDATE tables SET status = 'closed', closed_at = ?,"
