@@ -51,6 +51,25 @@ class TableExists(BotError):
     msgid = N_("A table is already open here.")
 
 
+class InTournament(BotError):
+    msgid = N_("Not in a tournament: no top-ups, rebuys or leaving once it has started; "
+               "your stack plays until it is gone.")
+
+
+class RegistrationClosed(BotError):
+    msgid = N_("Registration for this tournament is closed.")
+
+
+class TournamentBuyIn(BotError):
+    msgid = N_("The tournament's buy-in is {buy_in}; you have {balance}.")
+    chips = ("buy_in", "balance")
+
+
+class BadTournament(BotError):
+    msgid = N_("Open a tournament with /tournament, or give its buy-in, starting stack and "
+               "hands per level: /tournament 100 1000 10.")
+
+
 class GroupOnly(BotError):
     msgid = N_("Tables are played in groups: add me to a group and send /newgame there.")
 

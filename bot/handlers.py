@@ -7,6 +7,7 @@ popup that only the presser sees, or with the deep link that opens the private c
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
@@ -38,6 +39,7 @@ from bot.render.cards import cards_popup, press_toast
 from bot.render.table import CLOSING_AFTER_HAND
 from bot.seats import sat_with_rebuy
 from bot.texts import help_text, rules_text, welcome_text
+from bot.tournament import Schedule
 from engine import Act, Action
 
 log = logging.getLogger(__name__)
@@ -190,6 +192,36 @@ async def on_newgame(update: Update, context: Context) -> None:
         await games.open_table(message.chat_id, thread_of(message), who)
 
     await run_command(message, tr, work(), context)
+
+
+async def on_tournament(update: Update, context: Context) -> None:
+    """/tournament [buy-in [stack [hands per level]]]: open a sit-and-go tournament."""
+    message, who, tr = command_parts(update, context)
+    games = context.services.games
+
+    async def work() -> None:
+        if message.chat.type == ChatType.PRIVATE:
+            raise errors.GroupOnly()
+        chat = message.chat
+        context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
+        await games.open_table(message.chat_id, thread_of(message), who,
+                               tournament=tournament_of_args(context.args or []))
+
+    await run_command(message, tr, work(), context)
+
+
+def tournament_of_args(args: list[str]) -> Schedule:
+    """The schedule /tournament's words ask for: the buy-in, the starting stack and the
+    hands per level, each optional from the end."""
+    if len(args) > 3 or not all(a.isdigit() and len(a) <= 9 for a in args):
+        raise errors.BadTournament()
+    given = [int(a) for a in args]
+    default = Schedule()
+    buy_in, stack, every = given + [default.buy_in, default.stack, default.every][len(given):]
+    try:
+        return replace(default, buy_in=buy_in, stack=stack, every=every)
+    except ValueError:
+        raise errors.BadTournament() from None
 
 
 async def on_table_command(update: Update, context: Context) -> None:

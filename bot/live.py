@@ -16,7 +16,15 @@ from bot.i18n import N_
 from bot.names import distinct
 from bot.records import TableStatus
 from bot.render.cards import outcome_of
-from bot.render.views import Outcome, PrivateHand, Results, SeatView, TableView
+from bot.render.views import (
+    Outcome,
+    PrivateHand,
+    Results,
+    SeatView,
+    TableView,
+    TournamentView,
+)
+from bot.store.tournament_pool import Tournament
 from bot.table_settings import TableSettings
 from engine import Act, Hand, Phase
 from engine.events import RoundStarted, SvaraOpened
@@ -104,6 +112,9 @@ class Live:
     """Rounds of the hand in play whose cards went out but are not yet written as sent:
     written with the hand's next step (or at a clean stop). After a crash in between they
     are sent again: a card message twice, never none."""
+    tournament: Tournament | None = None
+    """The tournament played at this table, as the store last had it (None: a plain
+    table)."""
 
     def name(self, player: int, name: str) -> None:
         """Remember how `player` is called here, told apart from everyone else seated."""
@@ -131,7 +142,20 @@ class Live:
             deadline=None if wait is None else wait.deadline,
             table_commitment=self.table_commitment, table_secret=self.table_secret,
             waiting_for=tuple(comeback(self)) if grace else (),
+            tournament=self._tournament_view(now),
         )
+
+    def _tournament_view(self, now: float) -> TournamentView | None:
+        t = self.tournament
+        if t is None:
+            return None
+        last = t.level >= len(t.schedule.antes) - 1
+        next_at = None if last or t.status != "running" else t.level_ends
+        return TournamentView(
+            t.schedule.buy_in, t.pool, t.entrants, t.level + 1, t.ante,
+            hands_to_next=t.hands_to_next(), next_at=next_at,
+            next_in=0 if next_at is None else max(0, math.ceil(next_at - now)),
+            places=tuple((p.place, p.user_id, p.prize) for p in t.places))
 
 
 def comeback(live: Live) -> list[int]:

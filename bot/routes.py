@@ -46,6 +46,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
     app.add_handler(CommandHandler("start", handlers.on_start))
     app.add_handler(CommandHandler("newgame", handlers.on_newgame))
+    app.add_handler(CommandHandler("tournament", handlers.on_tournament))
     # Before the group's table commands: in a private chat they reach the practice table.
     practice.register(app)
     seats.register(app)  # /join, /topup, /rebuy, /give

@@ -186,8 +186,11 @@ class GamesBase(ABC):
         assert live.hand is None or live.hand.is_over, "a table closes between hands"
         # A table that played owes its chat a results message until it is delivered.
         await self.store.tables.close(live.id, reveal=live.settings.reveal,
-                                      results=live.played > 0)
+                                      results=live.played > 0 and live.tournament is None)
         live.hand = None
+        if live.tournament is not None:
+            # Its places, and a pool given back by a close before its end.
+            live.tournament = await self.store.tournaments.get(live.id)
         # The reveal fixed when the table opened decides, not today's setting.
         live.table_secret = await fairness.revealed(self.store, live.id)
         live.status = TableStatus.CLOSED
@@ -198,8 +201,8 @@ class GamesBase(ABC):
 
     async def _results(self, live: Live) -> tuple[Results, dict[int, str]] | None:
         """What each player won or lost at a table that closed (None: no hand was played,
-        or the ledger cannot be read now)."""
-        if live.played == 0:
+        or the ledger cannot be read now; a tournament's table shows its places instead)."""
+        if live.played == 0 or live.tournament is not None:
             return None
         try:
             nets = await self.store.users.session(live.id)
@@ -232,10 +235,15 @@ class GamesBase(ABC):
         live.hand_no = 0 if last is None else last.number
         live.played = await self.store.hands.count(live.id)
         live.table_commitment = await fairness.table_commitment(self.store, live.id)
+        live.tournament = await self.store.tournaments.get(live.id)
         for s in seats:
             if s.user_id not in live.names:
                 user = await self.store.users.get(s.user_id)
                 live.name(s.user_id, display_name(user.name, s.user_id))
+        for place in () if live.tournament is None else live.tournament.places:
+            if place.user_id not in live.names:  # out of the tournament, named in its places
+                user = await self.store.users.get(place.user_id)
+                live.names[place.user_id] = display_name(user.name, place.user_id)
         await self._load_badges(live, [s.user_id for s in seats])
 
     async def _load_badges(self, live: Live, players: list[int]) -> None:

@@ -13,8 +13,10 @@ from bot.live import CLOSED_NOW, Live, Player, lobby_want, takes_part
 from bot.records import TableStatus
 from bot.store.errors import HouseDayLimit, InsufficientChips, NoRebuyLeft, StoreError
 from bot.store.errors import TableExists as StoreTableExists
+from bot.store.tournaments import NotRegistering
 from bot.store.users import DAY
 from bot.table_settings import CardsWhere
+from bot.tournament import Schedule
 from engine import Act, Action
 from engine.table import Table
 
@@ -24,8 +26,10 @@ log = logging.getLogger(__name__)
 class Lobby(GamesBase):
     """What players and admins do to a table outside the betting."""
 
-    async def open_table(self, chat_id: int, thread_id: int | None, creator: Player) -> Live:
-        """/newgame: a lobby with the chat's settings, shown as a new table message."""
+    async def open_table(self, chat_id: int, thread_id: int | None, creator: Player, *,
+                         tournament: Schedule | None = None) -> Live:
+        """/newgame: a lobby with the chat's settings, shown as a new table message;
+        /tournament: the same, where a tournament of `tournament` registers its players."""
         place = (chat_id, thread_id or 0)
         try:
             async with self._opening.setdefault(place, asyncio.Lock()):
@@ -46,7 +50,8 @@ class Lobby(GamesBase):
                                                        wait=None if wait is None
                                                        else wait.to_json(),
                                                        draw=self.store.fairness.draw,
-                                                       language=language)
+                                                       language=language,
+                                                       tournament=tournament)
                 except StoreTableExists:
                     # The store has a table here that memory lost: hold it again.
                     await self._hold_stored(chat_id, thread_id)
@@ -55,6 +60,8 @@ class Lobby(GamesBase):
                             Table(settings.rules()), language=language,
                             wait=wait, stored_wait=wait)
                 live.table_commitment = await fairness.table_commitment(self.store, row.id)
+                if tournament is not None:
+                    live.tournament = await self.store.tournaments.get(row.id)
                 live.name(creator.id, creator.name)
                 self._register(live)
         finally:
@@ -102,6 +109,9 @@ class Lobby(GamesBase):
                 seats = min(seats, live.next_settings.max_seats)
             if len(live.table.seats) >= seats:
                 raise errors.TableFull()
+            if live.tournament is not None:
+                await self._enter(live, who)
+                return 0
             ante, most = live.settings.ante, live.settings.max_buy_in
             rebuy = self._rebuy_of(live)
             broke = min(balance, most) < ante
@@ -147,8 +157,28 @@ class Lobby(GamesBase):
             await self._publish(live)
             return taken
 
+    async def _enter(self, live: Live, who: Player) -> None:
+        """Register for the table's tournament: the buy-in for the starting stack."""
+        t = live.tournament
+        assert t is not None
+        if not t.registering:
+            raise errors.RegistrationClosed()
+        try:
+            seat = await self.store.tournaments.enter(live.id, who.id)
+        except InsufficientChips as err:
+            raise errors.TournamentBuyIn(buy_in=t.schedule.buy_in, balance=err.have) from None
+        except NotRegistering:
+            raise errors.RegistrationClosed() from None
+        live.table.sit(who.id, seat.stack)
+        live.tournament = await self.store.tournaments.get(live.id)
+        live.name(who.id, who.name)
+        live.note = None
+        await self._publish(live)
+
     def _rebuy_of(self, live: Live) -> int | None:
         """The chips of the table's rebuy (None: the table has none, as a practice table)."""
+        if live.tournament is not None:
+            return None
         return None if live.chat_id > 0 else live.settings.rebuy
 
     async def short_of_chips(self, user_id: int, *, ante: int,
@@ -178,6 +208,8 @@ class Lobby(GamesBase):
             self._check_live(live)
             if live.table.seat(who.id) is None:
                 raise errors.NotAtTable()
+            if live.tournament is not None and live.tournament.status != "registering":
+                raise errors.InTournament()
             hand = live.hand
             seat = None if hand is None else hand.seat_of(who.id)
             if hand is not None and seat is not None and not hand.is_over:
@@ -188,6 +220,8 @@ class Lobby(GamesBase):
                 return
             await self.store.tables.leave(live.id, who.id)
             live.table.stand(who.id)
+            if live.tournament is not None:  # his buy-in went back from the pool
+                live.tournament = await self.store.tournaments.get(live.id)
             await self._publish(live)
 
     async def top_up(self, live: Live, who: Player, amount: int | None) -> int:
@@ -198,6 +232,8 @@ class Lobby(GamesBase):
             seat = live.table.seat(who.id)
             if seat is None:
                 raise errors.NotAtTable()
+            if live.tournament is not None:
+                raise errors.InTournament()
             if live.table.in_hand and who.id in live.table.dealt:
                 hand = live.hand
                 index = None if hand is None else hand.seat_of(who.id)
@@ -229,6 +265,8 @@ class Lobby(GamesBase):
         balance = await self.player(who)
         async with live.lock:
             self._check_live(live)
+            if live.tournament is not None:
+                raise errors.InTournament()
             chips, most = self._rebuy_of(live), live.settings.rebuys
             if chips is None:
                 raise errors.NoRebuys()

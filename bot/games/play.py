@@ -4,6 +4,7 @@ settling of a hand."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from bot import errors, fairness
 from bot.achievements import Award
@@ -27,6 +28,9 @@ from engine.events import Dealt, Event
 from engine.table import Table
 
 log = logging.getLogger(__name__)
+
+TOURNAMENT_OVER = N_("The tournament is over: the pool was paid out by place.")
+"""The note of a tournament's table closed after its last hand."""
 
 TURN_ACTS = {Act.FOLD, Act.CALL, Act.RAISE, Act.ALL_IN, Act.BLIND, Act.NO_BLIND}
 """Actions bound to one turn: a press for an earlier turn is stale."""
@@ -91,6 +95,8 @@ class Play(GamesBase):
 
     async def _deal(self, live: Live) -> None:
         await self._take_settings(live)
+        if live.tournament is not None:
+            await self._level_up(live)
         if not live.table.can_deal():
             await self._close(live, _why_no_deal(live.table))
             return
@@ -128,8 +134,22 @@ class Play(GamesBase):
         awards: tuple[Award, ...] = ()
         if hand.is_over:
             # Over at the deal (everyone all-in on the ante): nothing to play, only to settle.
-            awards = (await self.store.hands.settle(hand_id, hand)).awards
+            settled = await self.store.hands.settle(hand_id, hand)
+            awards = settled.awards
+            live.tournament = settled.tournament or live.tournament
         await self._after(live, hand.events, awards)
+
+    async def _level_up(self, live: Live) -> None:
+        """A tournament deals at the ante of its level; its first deal starts it."""
+        try:
+            if live.tournament is not None and live.tournament.status == "registering":
+                live.tournament = await self.store.tournaments.begin(live.id)
+        except StoreError as err:
+            self.refusals.saw(live.id, "the tournament's start", err)
+            raise errors.StoreBusy() from None
+        t = live.tournament
+        if t is not None:
+            live.table.rules = replace(live.settings.rules(), ante=t.ante)
 
     async def _apply(self, live: Live, action: Action, *,
                      leaving: int | None = None) -> tuple[Event, ...]:
@@ -142,9 +162,11 @@ class Play(GamesBase):
         awards: tuple[Award, ...] = ()
         try:
             if hand.is_over:
-                awards = (await self.store.hands.settle(
+                settled = await self.store.hands.settle(
                     live.hand_id, hand, action=action, events=events, leaving=leaving,
-                    wait=stored)).awards
+                    wait=stored)
+                awards = settled.awards
+                live.tournament = settled.tournament or live.tournament
             else:
                 await self.store.hands.record(live.hand_id, action, events,
                                               seq=len(hand.actions), leaving=leaving,
@@ -170,7 +192,13 @@ class Play(GamesBase):
         dealt = [e for e in events if isinstance(e, Dealt)]
         if hand.is_over:
             await self._finish(live, hand, awards)
-            if live.closing:
+            if live.tournament is not None and live.tournament.status == "finished":
+                try:
+                    await self._close(live, TOURNAMENT_OVER)
+                except StoreError as err:
+                    log.warning("table %s: could not close after its tournament (%s); it "
+                                "closes at its next timer", live.id, err)
+            elif live.closing:
                 try:
                     await self._close(live, CLOSED_AS_ASKED)
                 except StoreError as err:
@@ -198,6 +226,11 @@ class Play(GamesBase):
         before = {s.player: s.sitting_out for s in live.table.seats}
         live.table.settle(hand)
         live.hand = None
+        if live.tournament is not None:
+            # Who is out has left the table in the store, with the hand.
+            for place in live.tournament.places:
+                if live.table.seat(place.user_id) is not None:
+                    live.table.stand(place.user_id)
         for seat in live.table.seats:
             if seat.sitting_out and not before.get(seat.player, False):
                 try:

@@ -7,6 +7,7 @@ import logging
 
 from bot.clock import Wait
 from bot.games.base import GamesBase
+from bot.games.play import TOURNAMENT_OVER
 from bot.i18n import N_
 from bot.live import CLOSED_AS_ASKED, Live, hand_outcome
 from bot.records import TableStatus
@@ -63,6 +64,7 @@ class Restore(GamesBase):
             live.table.resume_hand(hand)
             if hand.is_over:  # its last step was stored, its settling was not
                 settled = await self.store.hands.settle(last.id, hand)
+                live.tournament = settled.tournament or live.tournament
                 await self._finish(live, hand, settled.awards)
         elif last is not None:
             live.hand_id = last.id
@@ -93,6 +95,10 @@ class Restore(GamesBase):
                 if live.closing and (live.hand is None or live.hand.is_over):
                     # /endgame came during a hand that has ended (or was refunded) since.
                     await self._close(live, CLOSED_AS_ASKED)
+                    continue
+                if live.tournament is not None and live.tournament.status == "finished":
+                    # Its last hand was settled, the close of its table was not.
+                    await self._close(live, TOURNAMENT_OVER)
                     continue
                 await self._publish(live)
                 await self._resend_cards(live)

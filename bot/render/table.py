@@ -10,6 +10,7 @@ from bot.callback_data import Button, Press
 from bot.i18n import N_, Html, Translator, escape
 from bot.records import TableStatus
 from bot.render.cards import deck_line, explain, outcome_of
+from bot.render.tournament import tournament_lines
 from bot.render.views import Outcome, Screen, TableView, cards_text, short_name
 from bot.table_settings import rules_lines
 from engine import Hand, Phase
@@ -50,7 +51,8 @@ def _name(view: TableView, player: int) -> Html:
 
 
 def _lobby(view: TableView, tr: Translator) -> Screen:
-    lines: list[str] = [tr.gettext("🃏 <b>Svara</b>: a new table"), *rules_lines(tr, view.settings)]
+    lines: list[str] = [tr.gettext("🃏 <b>Svara</b>: a new table"), *tournament_lines(view, tr),
+                        *rules_lines(tr, view.settings)]
     lines.append("")
     lines.append(tr.format("Players ({count}/{seats}):", count=len(view.seats),
                            seats=view.settings.max_seats))
@@ -75,7 +77,8 @@ def _lobby(view: TableView, tr: Translator) -> Screen:
 
 
 def _closed(view: TableView, tr: Translator) -> Screen:
-    lines: list[str] = [tr.gettext("🃏 <b>Svara</b>: the table is closed.")]
+    lines: list[str] = [tr.gettext("🃏 <b>Svara</b>: the table is closed."),
+                        *tournament_lines(view, tr)]
     if view.outcome is not None:
         lines += ["", *outcome_lines(view, tr, view.outcome)]
     if view.note:
@@ -215,8 +218,9 @@ def _playing(view: TableView, tr: Translator) -> Screen:
     if hand.round_no > 1:
         title += " · " + tr.nformat("svara", "svara {count}", hand.round_no - 1,
                                     count=hand.round_no - 1)
-    lines: list[str] = [title, tr.format("Pot: <b>{pot}</b> · dealer {dealer}", pot=hand.pot,
-                              dealer=_name(view, hand.seats[hand.dealer].player))]
+    lines: list[str] = [title, *tournament_lines(view, tr),
+                        tr.format("Pot: <b>{pot}</b> · dealer {dealer}", pot=hand.pot,
+                                  dealer=_name(view, hand.seats[hand.dealer].player))]
     if hand.commitment:
         # Before the round's first decision (a blind, a svara buy-in): its deck is fixed.
         lines.append(folded(deck_line(tr, hand.commitment)))
@@ -361,7 +365,8 @@ def _presets(hand: Hand, raise_to: tuple[int, int] | None, all_in: int | None) -
 
 
 def _between_hands(view: TableView, tr: Translator) -> Screen:
-    lines: list[str] = [tr.format("🃏 <b>Svara</b> · hand {n} is over", n=view.hand_no), ""]
+    lines: list[str] = [tr.format("🃏 <b>Svara</b> · hand {n} is over", n=view.hand_no),
+                        *tournament_lines(view, tr), ""]
     if view.outcome is not None:
         lines += outcome_lines(view, tr, view.outcome)
         lines.append("")

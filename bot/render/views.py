@@ -38,6 +38,26 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentView:
+    """What a tournament's table shows of it: its level, the next rise, its places."""
+
+    buy_in: int
+    pool: int
+    entrants: int
+    level: int
+    """1 the first level."""
+    ante: int
+    hands_to_next: int | None = None
+    """With levels by hands: hands until the next level (None: by minutes, or the last)."""
+    next_at: int | None = None
+    """With levels by minutes: when the next level begins (seconds since the epoch)."""
+    next_in: int = 0
+    """Seconds from the view's drawing to `next_at`."""
+    places: tuple[tuple[int, int, int], ...] = ()
+    """(place, player, prize) of everyone out so far, and at its end of everyone."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     """Everything the table message shows."""
 
@@ -73,6 +93,8 @@ class TableView:
     """How the hand before the one in play ended: one line until this hand's first action."""
     last_id: int = 0
     """That hand's number in its chat, as /hand takes it."""
+    tournament: TournamentView | None = None
+    """At a tournament's table: its level and places."""
 
 
 @dataclass(frozen=True, slots=True)

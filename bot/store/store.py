@@ -19,6 +19,7 @@ from bot.store.journal import DealJournal, journal_path
 from bot.store.recovery import Recovery, Replay, recover
 from bot.store.seasons import Seasons
 from bot.store.tables import Tables
+from bot.store.tournaments import Tournaments
 from bot.store.users import Users
 
 
@@ -38,6 +39,7 @@ class Store:
         self.fairness = Fairness(db, clock, journal=journal)
         self.gifts = Gifts(db, clock)
         self.seasons = Seasons(db, clock)
+        self.tournaments = Tournaments(db, clock)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time,

@@ -169,6 +169,16 @@ class Tournaments:
         now = int(self._clock())
         return await self._db.write(lambda conn: enter(conn, table_id, user_id, at=now))
 
+    async def begin(self, table_id: int) -> Tournament | None:
+        """The first deal is coming: the tournament runs from now (see `begin`)."""
+        now = int(self._clock())
+
+        async def work(conn: Conn) -> Tournament | None:
+            await begin(conn, table_id, at=now)
+            return await tournament_of(conn, table_id)
+
+        return await self._db.write(work)
+
     async def places_in(self, chat_id: int, start: int, end: int) -> list[tuple[int, int, int]]:
         """(user, place, at) of the tournament places of a chat within [start, end)."""
         rows = await self._db.fetchall(
