@@ -162,6 +162,8 @@ BADGES: tuple[Badge, ...] = (
              "brought to it")),
     Badge("pot_of_the_night", "🌙", N_("Pot of the night"),
           N_("from a table's tenth hand on, win the biggest pot that table has paid")),
+    Badge("tournament_won", "🏆", N_("Tournament won"),
+          N_("be the last one standing in a sit-and-go tournament")),
 )
 BY_CODE: dict[str, Badge] = {b.code: b for b in BADGES}
 
@@ -257,6 +259,11 @@ def _pot_of_the_night(f: HandFacts, p: int, _: Past, table: TablePast) -> bool:
     return p in max(pots, key=lambda pot: pot.amount).winners
 
 
+def _tournament_won(_: HandFacts, __: int, ___: Past, ____: TablePast) -> bool:
+    """Earned by a tournament's end (`bot.store.tournaments`), never by one hand's facts."""
+    return False
+
+
 RULES: dict[str, Rule] = {
     "first_pot": _first_pot,
     "three_sevens": _three_sevens,
@@ -273,6 +280,7 @@ RULES: dict[str, Rule] = {
     "five_in_row": _five_in_row,
     "comeback": _comeback,
     "pot_of_the_night": _pot_of_the_night,
+    "tournament_won": _tournament_won,
 }
 """Each badge's rule, by code, in the order of `BADGES`."""
 

@@ -52,8 +52,8 @@ class TableExists(BotError):
 
 
 class InTournament(BotError):
-    msgid = N_("Not in a tournament: no top-ups, rebuys or leaving once it has started; "
-               "your stack plays until it is gone.")
+    msgid = N_("A tournament that has started takes no top-ups or rebuys, and nobody "
+               "leaves it: your stack plays until it is gone.")
 
 
 class RegistrationClosed(BotError):
@@ -67,7 +67,7 @@ class TournamentBuyIn(BotError):
 
 class BadTournament(BotError):
     msgid = N_("Open a tournament with /tournament, or give its buy-in, starting stack and "
-               "hands per level: /tournament 100 1000 10.")
+               "hands per level: /tournament 100 1000 10 (15m: a level of 15 minutes).")
 
 
 class GroupOnly(BotError):

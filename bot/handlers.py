@@ -39,7 +39,7 @@ from bot.render.cards import cards_popup, press_toast
 from bot.render.table import CLOSING_AFTER_HAND
 from bot.seats import sat_with_rebuy
 from bot.texts import help_text, rules_text, welcome_text
-from bot.tournament import Schedule
+from bot.tournament import LevelClock, Schedule
 from engine import Act, Action
 
 log = logging.getLogger(__name__)
@@ -195,7 +195,7 @@ async def on_newgame(update: Update, context: Context) -> None:
 
 
 async def on_tournament(update: Update, context: Context) -> None:
-    """/tournament [buy-in [stack [hands per level]]]: open a sit-and-go tournament."""
+    """/tournament [buy-in [stack [level length]]]: open a sit-and-go tournament."""
     message, who, tr = command_parts(update, context)
     games = context.services.games
 
@@ -212,14 +212,17 @@ async def on_tournament(update: Update, context: Context) -> None:
 
 def tournament_of_args(args: list[str]) -> Schedule:
     """The schedule /tournament's words ask for: the buy-in, the starting stack and the
-    hands per level, each optional from the end."""
+    length of a level, in hands (``10``) or minutes (``15m``), each optional from the end."""
+    clock = LevelClock.HANDS
+    if len(args) == 3 and args[2].lower().endswith("m"):
+        args, clock = [*args[:2], args[2][:-1]], LevelClock.MINUTES
     if len(args) > 3 or not all(a.isdigit() and len(a) <= 9 for a in args):
         raise errors.BadTournament()
     given = [int(a) for a in args]
     default = Schedule()
     buy_in, stack, every = given + [default.buy_in, default.stack, default.every][len(given):]
     try:
-        return replace(default, buy_in=buy_in, stack=stack, every=every)
+        return replace(default, buy_in=buy_in, stack=stack, every=every, clock=clock)
     except ValueError:
         raise errors.BadTournament() from None
 

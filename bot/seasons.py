@@ -5,8 +5,10 @@ rows add up to. No Telegram and no database here: `bot.store.seasons` reads the 
 keeps the closed seasons, `bot.season_close` closes and announces them.
 
 Points (`hand_points`): 1 for each hand a player wins in the chat during the season (each
-winner of a split pot wins it), and 1 more for each svara he wins. Practice hands and
-computer players never score.
+winner of a split pot wins it), and 1 more for each svara he wins; a tournament played in
+the chat gives its 1st, 2nd and 3rd place 10, 6 and 3 points (`place_points`; its hands
+score nothing of their own, their chips are not real). Practice hands and computer
+players never score.
 
 Ties (`standings`): more points first, then more hands won, then whoever reached his
 points first (the earlier hand that brought him to his total), then the lower user id.
@@ -39,9 +41,18 @@ POINTS_PER_SVARA_WON = 1
 """Points on top for a hand won in a svara."""
 
 
+PLACE_POINTS = (10, 6, 3)
+"""Points for the 1st, 2nd and 3rd place of a tournament."""
+
+
 def hand_points(won: bool, svara_won: bool) -> int:
     """The season points one hand gives its player."""
     return (POINTS_PER_WIN if won else 0) + (POINTS_PER_SVARA_WON if svara_won else 0)
+
+
+def place_points(place: int) -> int:
+    """The season points a tournament place gives (0: no place, or below the 3rd)."""
+    return PLACE_POINTS[place - 1] if 1 <= place <= len(PLACE_POINTS) else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +100,16 @@ def period_of(at: float, length: SeasonLength) -> Period:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """One player's row of one hand, as a season reads it (a ``hand_players`` row)."""
+    """One player's row of one hand, as a season reads it (a ``hand_players`` row, or a
+    tournament place with the hand that decided it)."""
 
     hand_id: int
     user_id: int
     won: bool
     svara_won: bool
     at: int
+    place: int = 0
+    """A tournament place (0: a hand's row)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +155,7 @@ def standings(rows: Iterable[Scored]) -> list[SeasonStanding]:
     reached: dict[int, int] = {}
     series: dict[int, list[tuple[int, int]]] = {}
     for row in sorted(rows, key=lambda r: (r.hand_id, r.user_id)):
-        gained = hand_points(row.won, row.svara_won)
+        gained = hand_points(row.won, row.svara_won) + place_points(row.place)
         if row.user_id <= 0 or gained == 0:
             continue
         player = row.user_id
@@ -156,5 +170,7 @@ def standings(rows: Iterable[Scored]) -> list[SeasonStanding]:
             for rank, p in enumerate(order, start=1)]
 
 
-__all__ = ["POINTS_PER_SVARA_WON", "POINTS_PER_WIN", "ClosedSeason", "Period", "Scored",
-           "SeasonLength", "SeasonStanding", "hand_points", "period_of", "standings"]
+__all__ = ["PLACE_POINTS", "POINTS_PER_SVARA_WON", "POINTS_PER_WIN", "ClosedSeason", "Period",
+           "Scored",
+           "SeasonLength", "SeasonStanding", "hand_points", "period_of", "place_points",
+           "standings"]

@@ -9,7 +9,7 @@ from bot.table_settings import TableSettings, rules_lines
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("newgame", N_("Open a Svara table in this chat")),
     ("tournament", N_("Open a sit-and-go tournament: /tournament 100 1000 10 (buy-in, stack, "
-                          "hands per level)")),
+                          "hands per level; 15m: minutes)")),
     ("join", N_("Sit down at the table")),
     ("leave", N_("Leave the table (folds a hand in play)")),
     ("bet", N_("Bet or raise to a custom amount: /bet 50")),

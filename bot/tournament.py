@@ -21,9 +21,6 @@ DEFAULT_ANTES = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000)
 DEFAULT_PAYOUT = (65, 35)
 """Per cent of the pool for the 1st, 2nd ... place."""
 
-PLACE_POINTS = (10, 6, 3)
-"""Season points for the 1st, 2nd and 3rd place of a tournament in the chat."""
-
 
 class LevelClock(StrEnum):
     """What makes a tournament's level rise."""
@@ -105,7 +102,3 @@ def out_order(busted: Sequence[tuple[int, int, int]]) -> list[int]:
     higher, an equal one goes to the earlier seat."""
     return [p for p, _, _ in sorted(busted, key=lambda b: (-b[1], b[2]))]
 
-
-def place_points(place: int) -> int:
-    """The season points a tournament place gives."""
-    return PLACE_POINTS[place - 1] if 1 <= place <= len(PLACE_POINTS) else 0

@@ -9,6 +9,7 @@ from bot.dates import date_text, day_text
 from bot.i18n import N_, Html, Translator
 from bot.render.views import short_name
 from bot.seasons import (
+    PLACE_POINTS,
     POINTS_PER_SVARA_WON,
     POINTS_PER_WIN,
     ClosedSeason,
@@ -32,9 +33,12 @@ def span_text(tr: Translator, period: Period) -> Html:
 
 
 def formula_text(tr: Translator) -> Html:
-    """How points are earned, as `bot.seasons.hand_points` counts them."""
-    return tr.format("Points: {win} for each hand won, {svara} more for each svara won.",
-                     win=POINTS_PER_WIN, svara=POINTS_PER_SVARA_WON)
+    """How points are earned, as `bot.seasons.hand_points` and `place_points` count them."""
+    first, second, third = PLACE_POINTS
+    return tr.format("Points: {win} for each hand won, {svara} more for each svara won; "
+                     "a tournament's 1st, 2nd and 3rd place: {first}, {second} and {third}.",
+                     win=POINTS_PER_WIN, svara=POINTS_PER_SVARA_WON, first=first,
+                     second=second, third=third)
 
 
 def standing_line(tr: Translator, s: SeasonStanding, name: str) -> Html:

@@ -38,7 +38,7 @@ from bot.store.models import HandRow, Movement, Settled, hand_row
 from bot.store.seats import cash_out, list_seats
 from bot.store.sql import Conn, execute, fetchall, fetchone
 from bot.store.tables import live_table
-from bot.store.tournaments import after_hand
+from bot.store.tournaments import after_hand, winner_badge
 from engine import Action, ChipMove, Event, Hand
 
 INTO_POT = frozenset({"ante", "blind", "bet", "svara_join"})
@@ -241,6 +241,7 @@ async def settle_hand(conn: Conn, hand_id: int, hand: Hand, *, at: int) -> Settl
     # Before leavers cash out: at a tournament, who is out is placed and leaves with the
     # hand (and its last hand pays the prizes), in this transaction.
     tournament = await after_hand(conn, row.table_id, hand_id, hand, at=at)
+    awards += await winner_badge(conn, tournament, hand_id, at=at)
     timeouts = [(int(count), row.table_id, int(player))
                 for player, count in result.get("timeouts", {}).items()]
     if timeouts:

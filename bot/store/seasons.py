@@ -21,12 +21,16 @@ from bot.store.sql import Conn, execute, fetchall, fetchone
 
 
 async def scores(conn: Conn, chat_id: int, period: Period) -> list[Scored]:
-    """The chat's rows of real play within `period`, in hand order."""
+    """The chat's rows of real play within `period`, and its tournament places, in hand
+    order."""
     rows = await fetchall(
-        conn, "SELECT hand_id, user_id, won, svara_won, at FROM hand_players"
-              f" WHERE chat_id = ? AND at >= ? AND at < ? AND {real_play()}"
-              " ORDER BY hand_id, user_id", (chat_id, period.start, period.end))
-    return [Scored(int(r[0]), int(r[1]), bool(r[2]), bool(r[3]), int(r[4])) for r in rows]
+        conn, "SELECT hand_id, user_id, won, svara_won, at, 0 FROM hand_players"
+              f" WHERE chat_id = ?1 AND at >= ?2 AND at < ?3 AND {real_play()}"
+              " UNION ALL SELECT hand_id, user_id, 0, 0, at, place FROM tournament_places"
+              " WHERE chat_id = ?1 AND at >= ?2 AND at < ?3 AND user_id > 0"
+              " AND hand_id IS NOT NULL ORDER BY 1, 2", (chat_id, period.start, period.end))
+    return [Scored(int(r[0]), int(r[1]), bool(r[2]), bool(r[3]), int(r[4]), int(r[5]))
+            for r in rows]
 
 
 def _closed(row: sqlite3.Row) -> ClosedSeason:

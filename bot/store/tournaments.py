@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from bot.achievements import Award
 from bot.store import ledger
 from bot.store.db import Database
 from bot.store.errors import BadInput, InsufficientChips, StoreError
@@ -137,6 +138,23 @@ async def after_hand(conn: Conn, table_id: int, hand_id: int, hand: Hand, *,
     if finished:
         await _pay(conn, table_id, at=at)
     return await tournament_of(conn, table_id)
+
+
+async def winner_badge(conn: Conn, t: Tournament | None, hand_id: int, *,
+                       at: int) -> tuple[Award, ...]:
+    """The "tournament won" badge of the winner of a tournament that has just finished
+    (none if he holds it already), written with its last hand."""
+    if t is None or t.status != "finished" or not t.places or t.places[0].user_id < 1:
+        return ()
+    winner = t.places[0].user_id
+    chat = await fetchone(conn, "SELECT chat_id FROM tables WHERE id = ?", (t.table_id,))
+    assert chat is not None
+    cursor = await execute(
+        conn, "INSERT OR IGNORE INTO achievements (user_id, badge, chat_id, hand_id, at)"
+              " SELECT ?, 'tournament_won', ?, ?, ? FROM tournament_places"
+              " WHERE table_id = ? AND user_id = ? AND hand_id = ?",
+        (winner, int(chat[0]), hand_id, at, t.table_id, winner, hand_id))
+    return (Award(winner, "tournament_won"),) if cursor.rowcount else ()
 
 
 async def _pay(conn: Conn, table_id: int, *, at: int) -> None:

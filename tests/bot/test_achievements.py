@@ -55,9 +55,9 @@ LOW = ("8♣ K♥ 9♦", 10)
 
 
 def test_every_badge_has_a_rule_a_name_and_an_emoji() -> None:
-    assert len(BADGES) == 15
+    assert len(BADGES) == 16
     assert list(RULES) == [b.code for b in BADGES]
-    assert len(BY_CODE) == 15 and all(b.emoji and b.name and b.rule for b in BADGES)
+    assert len(BY_CODE) == 16 and all(b.emoji and b.name and b.rule for b in BADGES)
 
 
 def test_first_pot_is_the_first_win_only() -> None:

@@ -69,7 +69,7 @@ STATS = PlayerStats(played=12, won=5, net=140, biggest=300, svaras=1, svaras_won
 def test_stats_list_the_badges_held_with_their_rules() -> None:
     lines = stats_text(EN, "Ana", STATS, ["five_in_row", "three_sevens", "gone"]).splitlines()
     assert lines[-3:] == [
-        "🏅 Badges: 2 of 15",
+        "🏅 Badges: 2 of 16",
         "🔥 <b>Five in a row</b>: win five hands in a row at one table",
         "🎰 <b>Three sevens</b>: show three sevens for 34 points at a showdown"]
     assert not any("🏅" in line for line in stats_text(EN, "Ana", STATS).splitlines())

@@ -30,7 +30,8 @@ def test_the_asker_further_down_reads_his_own_place_under_the_top() -> None:
         "",
         "Your place: 14, with 1 point.",
         "",
-        "Points: 1 for each hand won, 1 more for each svara won.",
+        "Points: 1 for each hand won, 1 more for each svara won; a tournament's 1st, 2nd "
+        "and 3rd place: 10, 6 and 3.",
     ]
 
 

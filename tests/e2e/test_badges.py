@@ -103,7 +103,7 @@ async def test_a_first_pot_is_announced_on_the_table_listed_in_stats_and_earned_
 
     stats = await reply(bed, ana, group, "/stats")
     assert stats[0].splitlines()[-2:] == [
-        "🏅 Badges: 1 of 15", "🥇 First pot: win a pot for the first time"]
+        "🏅 Badges: 1 of 16", "🥇 First pot: win a pot for the first time"]
     others = await reply(bed, boris, group, "/stats")
     assert "🏅" not in others[0]
 

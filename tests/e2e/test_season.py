@@ -131,7 +131,8 @@ async def test_a_month_of_hands_crowns_its_champion_once_and_keeps_him(bed: Bed)
         "2. Boris: 2 points · 1 won",
         "3. Vera: 1 point · 1 won",
         "",
-        "Points: 1 for each hand won, 1 more for each svara won.",
+        "Points: 1 for each hand won, 1 more for each svara won; a tournament's 1st, 2nd "
+        "and 3rd place: 10, 6 and 3.",
     ]
     # The chart of their points follows, as /stats sends its chart.
     photos = [m for m in group.bot_messages() if m.photo]

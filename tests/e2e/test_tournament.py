@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from bot.sandbox.models import ChatRecord
 from bot.sandbox.players import Player
+from bot.seasons import SeasonLength, period_of
 from engine import Hand, Phase
 from tests.e2e.bed import Bed
 from tests.e2e.seeds import find_seed, points_of, replica
@@ -128,3 +129,14 @@ async def test_four_players_play_a_tournament_to_its_end_and_the_pool_pays_the_p
     report = await bed.store.audit()
     assert report.ok, report
     assert report.pools == 0 and report.tournament_issued == 0
+
+    # The winner's badge, with the last hand; the season's points by place: 10, 6, 3.
+    badges = await bed.store.db.fetchall(
+        "SELECT a.user_id, h.number FROM achievements a JOIN hands h ON h.id = a.hand_id"
+        " WHERE a.badge = 'tournament_won'")
+    assert [tuple(r) for r in badges] == [(ana.id, 3)]
+    assert "🏅 Ana earns 🏆 Tournament won" in (closed[-1].text or "")
+    at = (await bed.store.db.fetchall("SELECT max(at) FROM tournament_places"))[0][0]
+    board = await bed.store.seasons.standings(group.id, period_of(at, SeasonLength.MONTH))
+    assert [(s.user_id, s.points) for s in board] == [(ana.id, 10), (boris.id, 6),
+                                                       (goran.id, 3)]
