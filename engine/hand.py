@@ -162,6 +162,9 @@ class Hand(HandState):
                 self._move(i, -ante, "ante")
                 self.dead += ante
             else:
+                if self.rules.away_antes and s.sitting_out and s.stack >= ante:
+                    self._move(i, -ante, "ante")
+                    self.dead += ante
                 self._emit(SatOut(i, "away" if s.sitting_out else "ante"))
         self._begin_round()
 

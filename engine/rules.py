@@ -40,6 +40,9 @@ class Rules:
     tie: TieRule = TieRule.SVARA
     scoring: ScoringRules = field(default_factory=ScoringRules)
     max_seats: int = MAX_SEATS
+    away_antes: bool = False
+    """A player sitting out still pays the ante, as a tournament takes it from an absent
+    player; he is not dealt in, and his ante is dead money in the pot."""
 
     def __post_init__(self) -> None:
         top = MAX_CHIPS // 10

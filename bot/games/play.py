@@ -140,16 +140,25 @@ class Play(GamesBase):
         await self._after(live, hand.events, awards)
 
     async def _level_up(self, live: Live) -> None:
-        """A tournament deals at the ante of its level; its first deal starts it."""
+        """A tournament deals at the ante of its level, taken from absent players too; its
+        first deal starts it. It never closes for want of players present while two can
+        pay: the absent are dealt in again (their turns then run out)."""
         try:
             if live.tournament is not None and live.tournament.status == "registering":
                 live.tournament = await self.store.tournaments.begin(live.id)
+            t = live.tournament
+            if t is None:
+                return
+            live.table.rules = replace(live.settings.rules(), ante=t.ante, away_antes=True)
+            away = [s for s in live.table.seats if s.sitting_out and s.stack >= t.ante]
+            if not live.table.can_deal() and len(live.table.players_ready()) + len(away) >= 2:
+                for seat in away:
+                    await self.store.tables.update_seat(live.id, seat.player, sitting_out=False,
+                                                        timeouts=0)
+                    live.table.set_away(seat.player, False)
         except StoreError as err:
-            self.refusals.saw(live.id, "the tournament's start", err)
+            self.refusals.saw(live.id, "the tournament's next level", err)
             raise errors.StoreBusy() from None
-        t = live.tournament
-        if t is not None:
-            live.table.rules = replace(live.settings.rules(), ante=t.ante)
 
     async def _apply(self, live: Live, action: Action, *,
                      leaving: int | None = None) -> tuple[Event, ...]:

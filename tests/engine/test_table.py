@@ -138,3 +138,24 @@ def test_a_resumed_hand_holds_its_players_until_it_is_settled() -> None:
     assert not again.in_hand and again.dealt == set()
     again.stand(100)
     assert [s.player for s in again.seats] == [101, 300]
+
+
+def test_a_player_sitting_out_pays_the_ante_where_the_rules_take_it_from_the_absent() -> None:
+    table = table_of(100, 100, 100, rules=Rules(blind=False, ante=10, away_antes=True))
+    table.set_away(102, True)
+    hand = table.deal(b"away")
+    # Three antes in the pot, two players dealt in; the absent one is not.
+    assert hand.pot == 30
+    assert [s.in_round for s in hand.seats] == [True, True, False]
+    assert hand.seats[2].stack == 90
+    play_out(hand, call=False)
+    assert sum(hand.stacks.values()) == 300
+    replayed = Hand.replay(hand.start_json(), [a.to_json() for a in hand.actions])
+    assert replayed.stacks == hand.stacks
+
+
+def test_a_player_sitting_out_pays_no_ante_at_a_table() -> None:
+    table = table_of(100, 100, 100, rules=Rules(blind=False, ante=10))
+    table.set_away(102, True)
+    hand = table.deal(b"away")
+    assert hand.pot == 20 and hand.seats[2].stack == 100

@@ -1,0 +1,127 @@
+"""A tournament in the store: the buy-ins in its pool, its own chips at its table, levels
+by minutes whose deadline outlives a restart, refunds when it closes early, and an audit
+that tells real chips from tournament chips."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.store import Store
+from bot.store.errors import InsufficientChips
+from bot.tournament import LevelClock, Schedule
+from engine import Rules
+from tests.store.conftest import Clock, play_hand
+
+SCHEDULE = Schedule(buy_in=100, stack=300, antes=(10, 20, 40), every=5,
+                    clock=LevelClock.MINUTES)
+
+
+async def tournament(store: Store, players: int = 3, schedule: Schedule = SCHEDULE) -> int:
+    for u in range(1, players + 1):
+        await store.users.ensure(u, f"player {u}", starting_chips=1000)
+    table = await store.tables.open(-1001, creator=1, rules=Rules(ante=10).to_json(),
+                                    tournament=schedule)
+    for u in range(1, players + 1):
+        await store.tournaments.enter(table.id, u)
+    return table.id
+
+
+async def balances(store: Store, players: int = 3) -> list[int]:
+    return [(await store.users.get(u)).balance for u in range(1, players + 1)]
+
+
+async def test_an_entry_pays_the_pool_and_sits_with_tournament_chips(store: Store) -> None:
+    table_id = await tournament(store)
+    assert await balances(store) == [900, 900, 900]
+    assert [s.stack for s in await store.tables.seats(table_id)] == [300, 300, 300]
+    t = await store.tournaments.get(table_id)
+    assert t is not None and (t.pool, t.entrants, t.status) == (300, 3, "registering")
+    report = await store.audit()
+    assert report.ok, report
+    # Real chips: 2700 in balances + 300 in the pool; tournament chips: 900 at the table.
+    assert (report.balances, report.pools, report.tournament_issued) == (2700, 300, 900)
+    assert report.summary().endswith(
+        "; of these, tournament chips: issued 900 = stacks 900 + open pots 0")
+
+
+async def test_a_buy_in_above_the_balance_is_refused(store: Store) -> None:
+    await store.users.ensure(1, "poor", starting_chips=50)
+    table = await store.tables.open(-1001, creator=1, rules=Rules(ante=10).to_json(),
+                                    tournament=SCHEDULE)
+    try:
+        await store.tournaments.enter(table.id, 1)
+    except InsufficientChips as err:
+        assert (err.have, err.need) == (50, 100)
+    else:
+        raise AssertionError("entered without the buy-in")
+    assert await store.tables.seats(table.id) == []
+
+
+async def test_leaving_before_the_start_gives_the_buy_in_back(store: Store) -> None:
+    table_id = await tournament(store)
+    left = await store.tables.leave(table_id, 2)
+    assert left.cashed_out == 0  # tournament chips are withdrawn, not paid out
+    assert await balances(store) == [900, 1000, 900]
+    t = await store.tournaments.get(table_id)
+    assert t is not None and (t.pool, t.entrants) == (200, 2)
+    assert (await store.audit()).ok
+
+
+async def test_a_close_before_the_end_gives_every_buy_in_back(store: Store) -> None:
+    table_id = await tournament(store)
+    await store.tournaments.begin(table_id)
+    await play_hand(store, await store.tables.get(table_id), random.Random(3),
+                    rules=Rules(ante=10))
+    await store.tables.close(table_id)
+    assert await balances(store) == [1000, 1000, 1000]
+    t = await store.tournaments.get(table_id)
+    assert t is not None and (t.status, t.pool) == ("cancelled", 0)
+    report = await store.audit()
+    assert report.ok, report
+    assert report.tournament_issued == 0 and report.pools == 0
+
+
+async def test_a_level_by_minutes_rises_at_its_deadline_and_a_restart_keeps_it(
+        db_path: Path, clock: Clock) -> None:
+    store = await Store.open(db_path, clock=clock)
+    table_id = await tournament(store)
+    await store.tournaments.begin(table_id)
+    started = int(clock.now)
+    t = await store.tournaments.get(table_id)
+    assert t is not None and (t.level, t.level_ends, t.ante) == (0, started + 300, 10)
+    clock.now += 200  # a hand within the first level
+    await play_hand(store, await store.tables.get(table_id), random.Random(5),
+                    rules=Rules(ante=10))
+    t = await store.tournaments.get(table_id)
+    assert t is not None and (t.level, t.level_ends) == (0, started + 300)
+    await store.close()
+
+    store = await Store.open(db_path, clock=clock)  # the deadline is in the file
+    clock.now += 150  # past it: the next hand's level is the second
+    t = await store.tournaments.get(table_id)
+    assert t is not None and t.level_ends == started + 300
+    seats = await store.tables.seats(table_id)
+    assert sum(1 for s in seats if s.stack >= 10) >= 2  # the first hand put nobody out
+    await play_hand(store, await store.tables.get(table_id), random.Random(6),
+                    rules=Rules(ante=10))
+    t = await store.tournaments.get(table_id)
+    assert t is not None and (t.level, t.level_ends, t.ante) == (1, started + 600, 20)
+    assert (await store.audit()).ok
+    await store.close()
+
+
+async def test_the_audit_names_real_chips_brought_to_a_tournament_stack(
+        store: Store, db_path: Path) -> None:
+    table_id = await tournament(store)
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    move = conn.execute("SELECT max(move) + 1 FROM ledger").fetchone()[0]
+    for account, delta in (("balance", -50), ("stack", 50)):
+        conn.execute("INSERT INTO ledger (move, kind, account, user_id, table_id, delta, at)"
+                     " VALUES (?, 'top_up', ?, 1, ?, ?, 0)", (move, account, table_id, delta))
+    conn.close()
+    report = await store.audit()
+    assert any("a top_up of real chips at the tournament of table" in v
+               for v in report.violations), report.violations
+    assert any("tournament chips do not add up" in v for v in report.violations)
