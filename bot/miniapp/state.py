@@ -29,6 +29,7 @@ from bot.render.table import (
     seat_status,
     turn_prompt,
 )
+from bot.render.tournament import tournament_lines
 from bot.render.views import Outcome, TableView, short_name
 from bot.table_settings import rules_lines
 from engine import Card, Phase, score
@@ -182,7 +183,20 @@ def view_for(snap: Snapshot, viewer: int, tr: Translator, now: float, *,
         # After a showdown: the hand may be shared, and its proof opened where it is served.
         "share": hand is None and view.outcome is not None and view.hand_no > 0,
         "proof": proof if hand is None and view.outcome is not None else None,
+        "tournament": _tournament(view, tr),
     }
+
+
+def _tournament(view: TableView, tr: Translator) -> dict[str, Any] | None:
+    """A tournament's level and places as the page shows them (None: a plain table)."""
+    t = view.tournament
+    if t is None:
+        return None
+    return {"lines": [plain(line) for line in tournament_lines(view, tr)],
+            "level": t.level, "ante": t.ante, "pool": t.pool,
+            "hands_to_next": t.hands_to_next, "next_at": t.next_at,
+            "places": [{"place": place, "name": short_name(view.names.get(player, "?")),
+                        "prize": prize} for place, player, prize in t.places]}
 
 
 def _badges(tr: Translator, codes: tuple[str, ...]) -> list[dict[str, str]]:
@@ -201,6 +215,10 @@ def _lobby(snap: Snapshot, viewer: int, tr: Translator) -> dict[str, Any]:
     if view.status is not TableStatus.CLOSED:
         if seat is None:
             actions.append({"label": tr.gettext("Join"), "do": APP_JOIN})
+        elif view.tournament is not None:
+            # A tournament: no top-ups or rebuys; leaving only before it starts.
+            if view.status is TableStatus.LOBBY:
+                actions.append({"label": tr.gettext("Leave"), "do": APP_LEAVE})
         else:
             actions.append({"label": tr.gettext("Leave"), "do": APP_LEAVE})
             if seat.stack < settings.max_buy_in:

@@ -189,3 +189,25 @@ async def test_one_tap_in_the_lobby_gives_a_seed_of_his_own_that_his_first_deal_
 
 def await_payload(app: Served, table_id: int) -> str:
     return app_payload(app.bed.services.link_secret, table_id)
+
+
+async def test_a_tournament_shows_its_level_and_places_and_offers_no_top_up(
+        app: Served) -> None:
+    bed = app.bed
+    ana, boris = bed.players("Ana", "Boris")
+    group = bed.group(ana, boris)
+    for p in (ana, boris):
+        await p.start_bot()
+    await ana.send(group, "/tournament 100 200 3")
+    await bed.idle()
+    live = bed.live(group)
+    payload = app_payload(bed.services.link_secret, live.id)
+    boris_v = await app.open(boris, payload)
+    assert (await boris_v.press(actions(boris_v)["Join"])) == {"ok": True}
+    await boris_v.refresh()
+    t = boris_v.state["tournament"]
+    assert (t["level"], t["ante"], t["pool"], t["hands_to_next"]) == (1, 10, 100, 3)
+    assert t["lines"][1] == "Level 1: ante 10 · next level in 3 hands"
+    assert t["places"] == []
+    # Before the start he may leave (his buy-in goes back); never top up or rebuy.
+    assert list(actions(boris_v)) == ["Leave"]

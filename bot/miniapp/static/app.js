@@ -347,6 +347,9 @@
     drawButtons(s);
     drawLobby(s);
     drawAfter(s);
+    // A tournament's pool, level (with its next rise) and places, as the table message says.
+    $("tournament").replaceChildren(...(s.tournament ? s.tournament.lines : [])
+      .map((line) => el("p", "", line)));
     $("results").replaceChildren(...s.results.map((line) => el("p", "", line)));
     $("log").textContent = s.log;
     $("note").textContent = s.note || (!s.seated && s.status !== "closed" ? w.watching : "");
