@@ -204,22 +204,23 @@ async def on_tournament(update: Update, context: Context) -> None:
             raise errors.GroupOnly()
         chat = message.chat
         context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
-        await games.open_table(message.chat_id, thread_of(message), who,
-                               tournament=tournament_of_args(context.args or []))
+        settings = await games.chat_settings(message.chat_id)
+        schedule = tournament_of_args(context.args or [], settings.tournament())
+        await games.open_table(message.chat_id, thread_of(message), who, tournament=schedule)
 
     await run_command(message, tr, work(), context)
 
 
-def tournament_of_args(args: list[str]) -> Schedule:
-    """The schedule /tournament's words ask for: the buy-in, the starting stack and the
-    length of a level, in hands (``10``) or minutes (``15m``), each optional from the end."""
-    clock = LevelClock.HANDS
+def tournament_of_args(args: list[str], default: Schedule) -> Schedule:
+    """The schedule /tournament's words ask for over the chat's `default`: the buy-in, the
+    starting stack and the length of a level, in hands (``10``) or minutes (``15m``), each
+    optional from the end."""
+    clock = default.clock if len(args) < 3 else LevelClock.HANDS
     if len(args) == 3 and args[2].lower().endswith("m"):
         args, clock = [*args[:2], args[2][:-1]], LevelClock.MINUTES
     if len(args) > 3 or not all(a.isdigit() and len(a) <= 9 for a in args):
         raise errors.BadTournament()
     given = [int(a) for a in args]
-    default = Schedule()
     buy_in, stack, every = given + [default.buy_in, default.stack, default.every][len(given):]
     try:
         return replace(default, buy_in=buy_in, stack=stack, every=every, clock=clock)

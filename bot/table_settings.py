@@ -22,6 +22,7 @@ from bot import replies
 from bot.errors import BadSetting as BadSetting
 from bot.i18n import N_, Html, Translator, escape
 from bot.seasons import SeasonLength
+from bot.tournament import LevelClock, Payout, Schedule
 from engine import BadRules, Limit, Rules, ScoringRules, TieRule
 from engine.rules import MAX_SEATS
 
@@ -184,10 +185,50 @@ class TableSettings(BaseModel):
     """How long the chat's seasons last (calendar periods of UTC, `bot.seasons`); off: no
     season standings and no champions. A change counts from the season it falls in, which
     picks up where the last closed one ended."""
+    away_antes: Annotated[bool, Setting("awayante", ON_OFF,
+                                        label=N_("Players sitting out pay the ante"),
+                                        plain=_ON_OFF_WORDS)] = False
+    """A player sitting out still pays the ante (dead money; he is not dealt in); a
+    tournament takes it so whatever this says."""
+    tournament_buy_in: Annotated[int, Field(ge=1, le=10**9), Setting(
+        "tbuyin", presets=("50", "100", "200", "500"), label=N_("Tournament buy-in"),
+        unit="chips")] = 100
+    """The buy-in of a tournament /tournament opens (bot.tournament)."""
+    tournament_stack: Annotated[int, Field(ge=10, le=10**9), Setting(
+        "tstack", presets=("500", "1000", "2000", "5000"),
+        label=N_("Tournament starting stack"), unit="chips")] = 1000
+    tournament_level: Annotated[int, Field(ge=1, le=10_000), Setting(
+        "tlevel", presets=("5", "10", "15", "20"),
+        label=N_("Tournament level lasts"))] = 10
+    """Hands (or minutes, by `tournament_clock`) per level of a tournament."""
+    tournament_clock: Annotated[LevelClock, Setting(
+        "tclock", {"hands": LevelClock.HANDS, "minutes": LevelClock.MINUTES},
+        label=N_("Tournament levels count"),
+        plain={LevelClock.HANDS: N_("hands"), LevelClock.MINUTES: N_("minutes")},
+    )] = LevelClock.HANDS
+    tournament_payout: Annotated[Payout, Setting(
+        "payout", {"top2": Payout.TOP_TWO, "top3": Payout.TOP_THREE,
+                   "winner": Payout.WINNER},
+        label=N_("Tournament prizes"),
+        plain={Payout.TOP_TWO: N_("65/35"), Payout.TOP_THREE: N_("50/30/20"),
+               Payout.WINNER: N_("all to the winner")},
+    )] = Payout.TOP_TWO
+    tournament_late: Annotated[int, Field(ge=0, le=5), Setting(
+        "tlate", presets=("0", "1", "2", "3"), label=N_("Late registration, levels"),
+        none=_NONE)] = 0
+    """Registration stays open during a tournament's first this many levels (0: until
+    its first deal)."""
 
     @property
     def max_buy_in(self) -> int:
         return self.ante * self.max_buy_in_antes
+
+    def tournament(self) -> Schedule:
+        """The schedule of a tournament opened with these settings."""
+        return Schedule(buy_in=self.tournament_buy_in, stack=self.tournament_stack,
+                        every=self.tournament_level, clock=self.tournament_clock,
+                        payout=self.tournament_payout.shares,
+                        late_levels=self.tournament_late)
 
     def rules(self) -> Rules:
         """The engine rules these settings describe (raises `engine.BadRules`)."""

@@ -22,6 +22,19 @@ DEFAULT_PAYOUT = (65, 35)
 """Per cent of the pool for the 1st, 2nd ... place."""
 
 
+class Payout(StrEnum):
+    """The payout tables a group chooses from; the value is what its settings hold."""
+
+    TOP_TWO = "65/35"
+    TOP_THREE = "50/30/20"
+    WINNER = "100"
+
+    @property
+    def shares(self) -> tuple[int, ...]:
+        """Per cent of the pool for the 1st, 2nd ... place."""
+        return tuple(int(p) for p in self.value.split("/"))
+
+
 class LevelClock(StrEnum):
     """What makes a tournament's level rise."""
 

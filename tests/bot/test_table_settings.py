@@ -94,7 +94,7 @@ def test_each_word_sets_its_field(name: str, value: str, field: str, expected: o
     ("<b>x</b>", "1", "Unknown setting &lt;b&gt;x&lt;/b&gt;. Known: "
      "ante, blind, blindcap, limit, betcap, tie, sevens, threesevens, chechak, seats, turn, "
      "blindtime, svaratime, buyin, pause, autostart, nudge, reveal, rebuy, rebuys, cards, "
-     "allowance, season."),
+     "allowance, season, awayante, tbuyin, tstack, tlevel, tclock, payout, tlate."),
     ("ante", "<i>", "ante: give a number."),
     ("blindcap", "<3", "blindcap: give a number."),
 ])
@@ -214,6 +214,13 @@ def test_settings_text_lists_every_setting_as_typed() -> None:
         "Cards at the deal: <b>in the bot's chat</b> · <code>cards</code>",
         "House gifts a day: <b>none</b> · <code>allowance</code>",
         "Season length: <b>a month</b> · <code>season</code>",
+        "Players sitting out pay the ante: <b>off</b> · <code>awayante</code>",
+        "Tournament buy-in: <b>100 chips</b> · <code>tbuyin</code>",
+        "Tournament starting stack: <b>1,000 chips</b> · <code>tstack</code>",
+        "Tournament level lasts: <b>10</b> · <code>tlevel</code>",
+        "Tournament levels count: <b>hands</b> · <code>tclock</code>",
+        "Tournament prizes: <b>65/35</b> · <code>payout</code>",
+        "Late registration, levels: <b>none</b> · <code>tlate</code>",
         "",
         "Use /settings NAME VALUE, e.g. /settings tie split.",
     ]

@@ -21,7 +21,7 @@ async def test_an_admin_clicks_a_setting_and_a_value_and_others_only_read(bed: B
     labels = [label for row in menu.buttons for label in row]
     assert labels[:4] == ["Ante: 10 chips", "Blind bets: on", "Largest blind: ten antes",
                           "Betting limit: no limit"]
-    assert "A tie: a svara" in labels and len(labels) == 23
+    assert "A tie: a svara" in labels and len(labels) == 30
 
     answer = await (await ana.press(menu, "A tie: a svara")).answer()
     assert answer.text is None and not answer.show_alert

@@ -140,3 +140,33 @@ async def test_four_players_play_a_tournament_to_its_end_and_the_pool_pays_the_p
     board = await bed.store.seasons.standings(group.id, period_of(at, SeasonLength.MONTH))
     assert [(s.user_id, s.points) for s in board] == [(ana.id, 10), (boris.id, 6),
                                                        (goran.id, 3)]
+
+
+async def test_the_chats_settings_give_a_tournament_its_schedule_and_its_prizes(
+        bed: Bed) -> None:
+    ana, boris, vera = players = bed.players("Ana", "Boris", "Vera")
+    group = bed.group(*players)
+    for words in ("tbuyin 50", "tclock minutes", "tlevel 15", "payout winner"):
+        await ana.send(group, f"/settings {words}")
+        await bed.idle()
+    await ana.send(group, "/tournament")
+    table = await bed.table_message(group)
+    for p in (ana, boris, vera):
+        await p.start_bot()
+        await bed.idle()
+    for p in (ana, boris):
+        answer = await (await p.press(table, "Join")).answer()
+        assert not answer.show_alert, answer.text
+    await bed.press(ana, group, "Start")
+    text = (await bed.table_message(group)).text or ""
+    assert "buy-in 50 chips · pool 100 chips · 2 players" in text
+    assert "Level 1: ante 10 · next level in 15 min" in text
+    rows = await bed.store.db.fetchall(
+        "SELECT json_extract(schedule, '$.payout'), json_extract(schedule, '$.clock'),"
+        " level_ends - started_at FROM tournaments")
+    assert [tuple(r) for r in rows] == [("[100]", "minutes", 900)]
+    # No late registration by default: the third player is told it is closed.
+    answer = await (await vera.press(await bed.table_message(group), "Sit in next hand"))\
+        .answer()
+    assert answer.show_alert and answer.text == "Registration for this tournament is closed."
+    assert await balance(bed, vera) == 1000
