@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.store import Store
 from bot.store.errors import InsufficientChips
+from bot.store.tournaments import NotRegistering
 from bot.tournament import LevelClock, Schedule
 from engine import Rules
 from tests.store.conftest import Clock, play_hand
@@ -125,3 +126,25 @@ async def test_the_audit_names_real_chips_brought_to_a_tournament_stack(
     assert any("a top_up of real chips at the tournament of table" in v
                for v in report.violations), report.violations
     assert any("tournament chips do not add up" in v for v in report.violations)
+
+
+async def test_late_registration_takes_entries_during_the_first_levels_only(
+        store: Store) -> None:
+    late = Schedule(buy_in=100, stack=300, antes=(10, 20, 40), every=1, late_levels=1)
+    table_id = await tournament(store, 3, late)
+    await store.tournaments.begin(table_id)
+    for u in (4, 5):
+        await store.users.ensure(u, f"player {u}", starting_chips=1000)
+    await store.tournaments.enter(table_id, 4)  # the first level still takes entries
+    await play_hand(store, await store.tables.get(table_id), random.Random(8),
+                    rules=Rules(ante=10))
+    t = await store.tournaments.get(table_id)
+    assert t is not None and t.level == 1 and not t.registering
+    try:
+        await store.tournaments.enter(table_id, 5)
+    except NotRegistering:
+        pass
+    else:
+        raise AssertionError("entered after late registration closed")
+    assert (await store.users.get(5)).balance == 1000
+    assert t.pool == 400 and (await store.audit()).ok
