@@ -101,6 +101,11 @@ async def test_four_players_play_a_tournament_to_its_end_and_the_pool_pays_the_p
     # Two hands played: the second level, its ante 20, from the next deal.
     assert "Level 2: ante 20" in (table.text or "")
     assert "Places: 3. Goran · 4. Vera" in (table.text or "")
+    # A restart between hands keeps the level, the places and the pool.
+    await bed.restart()
+    text = (await bed.table_message(group)).text or ""
+    assert "pool 400 chips" in text and "Level 2: ante 20" in text
+    assert "Places: 3. Goran · 4. Vera" in text
 
     # Hand 3, ante 20, with a restart after its first step: Boris all-in for 370, Ana all-in
     # for 390 (20 of it comes back), Ana wins 40 + 740 and the tournament.
