@@ -175,3 +175,48 @@ async def test_the_chats_settings_give_a_tournament_its_schedule_and_its_prizes(
         .answer()
     assert answer.show_alert and answer.text == "Registration for this tournament is closed."
     assert await balance(bed, vera) == 1000
+
+
+async def test_a_player_sitting_out_of_a_tournament_still_pays_the_ante(bed: Bed) -> None:
+    ana, _boris, vera = players = bed.players("Ana", "Boris", "Vera")
+    group = bed.group(*players)
+    await ana.send(group, "/tournament 100 200 50")
+    table = await bed.table_message(group)
+    for p in players:
+        await p.start_bot()
+        await bed.idle()
+        answer = await (await p.press(table, "Join")).answer()
+        assert not answer.show_alert, answer.text
+    for n in range(2):  # Vera's turn runs out in two hands in a row: she sits out
+        if n == 0:
+            await bed.press(ana, group, "Start")
+        else:
+            await bed.ring(group)
+        bet = False
+        while True:
+            hand = bed.live(group).hand
+            if hand is None or hand.is_over:
+                break
+            to_act = hand.to_act
+            assert to_act is not None
+            who = next(p for p in players if p.id == hand.seats[to_act].player)
+            if hand.phase is Phase.BLIND:
+                assert await bed.press(who, group, "No blind") is None
+            elif who is vera:
+                await bed.ring(group)
+            elif not bet:
+                label = bed.button(await bed.table_message(group), "Bet")
+                assert await bed.press(who, group, label) is None
+                bet = True
+            else:
+                assert await bed.press(who, group, "Fold") is None
+    seat = bed.live(group).table.seat(vera.id)
+    assert seat is not None and seat.sitting_out
+    before = seat.stack
+    await bed.ring(group)
+    hand = bed.live(group).hand
+    assert hand is not None
+    index = hand.seat_of(vera.id)
+    assert index is not None and not hand.seats[index].in_round
+    assert hand.seats[index].stack == before - 10  # her ante, though she is away
+    assert hand.pot == 30
