@@ -128,6 +128,9 @@ MOVEMENTS: dict[str, str] = {
     "rebuy": NP_("movement", "rebuy from the house"),
     "house_gift": NP_("movement", "gift from the house"),
     "gift": NP_("movement", "gift"),
+    "entry": NP_("movement", "tournament buy-in"),
+    "entry_refund": NP_("movement", "tournament buy-in back"),
+    "prize": NP_("movement", "tournament prize"),
 }
 """Words for the ledger's movement kinds, as /balance lists them."""
 

@@ -12,6 +12,7 @@ from bot.seasons import SeasonLength, period_of
 from engine import Hand, Phase
 from tests.e2e.bed import Bed
 from tests.e2e.seeds import find_seed, points_of, replica
+from tests.e2e.test_history import reply
 
 
 def beats(winner: int, loser: int) -> Callable[[Hand], bool]:
@@ -145,6 +146,9 @@ async def test_four_players_play_a_tournament_to_its_end_and_the_pool_pays_the_p
     board = await bed.store.seasons.standings(group.id, period_of(at, SeasonLength.MONTH))
     assert [(s.user_id, s.points) for s in board] == [(ana.id, 10), (boris.id, 6),
                                                        (goran.id, 3)]
+    # Her statement names the buy-in and the prize.
+    statement = "\n".join(await reply(bed, ana, ana.dm, "/balance"))
+    assert "tournament buy-in" in statement and "tournament prize" in statement, statement
 
 
 async def test_the_chats_settings_give_a_tournament_its_schedule_and_its_prizes(
