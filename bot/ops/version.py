@@ -10,10 +10,10 @@ ships, and a test fails when a migration is added without raising both.
 
 from __future__ import annotations
 
-VERSION = "0.4.0"
+VERSION = "0.5.0"
 """The release: raise it for every release (a new schema raises the minor number)."""
 
-SCHEMA = 20
+SCHEMA = 22
 """The newest schema (`bot.store.migrations.LATEST`) this version ships."""
 
 
