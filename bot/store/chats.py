@@ -118,6 +118,8 @@ async def move_chat(conn: Conn, old: int, new: int, now: int) -> int:
     moved = cursor.rowcount
     await execute(conn, "UPDATE hand_players SET chat_id = ? WHERE chat_id = ?", (new, old))
     await execute(conn, "UPDATE achievements SET chat_id = ? WHERE chat_id = ?", (new, old))
+    await execute(conn, "UPDATE tournament_places SET chat_id = ? WHERE chat_id = ?",
+                  (new, old))
     await execute(conn, "INSERT OR IGNORE INTO seasons (chat_id, starts, ends, length, champion,"
                         " points, won, closed_at, announce_due) SELECT ?, starts, ends, length,"
                         " champion, points, won, closed_at, announce_due FROM seasons"

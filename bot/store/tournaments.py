@@ -108,7 +108,9 @@ async def after_hand(conn: Conn, table_id: int, hand_id: int, hand: Hand, *,
     ante = t.schedule.ante(level)
     seats = await list_seats(conn, table_id)
     started = {int(s["player"]): int(s["stack"]) for s in hand.start_json()["seats"]}
-    out = [s for s in seats if s.stack < ante or s.leaving]
+    # A player who left with the hand is out with it too (the seat's flag, or the hand's).
+    leaving = {int(p) for p in hand.result().get("leaving", ())}
+    out = [s for s in seats if s.stack < ante or s.leaving or s.user_id in leaving]
     staying = [s for s in seats if s not in out]
     order = out_order([(s.user_id, started.get(s.user_id, s.stack), s.join_order)
                        for s in out])

@@ -148,3 +148,30 @@ async def test_late_registration_takes_entries_during_the_first_levels_only(
         raise AssertionError("entered after late registration closed")
     assert (await store.users.get(5)).balance == 1000
     assert t.pool == 400 and (await store.audit()).ok
+
+
+async def test_a_tournament_played_to_its_end_pays_the_pool_and_its_places_move_with_the_chat(
+        store: Store) -> None:
+    fast = Schedule(buy_in=100, stack=100, antes=(10, 20, 40, 80), every=1)
+    table_id = await tournament(store, 3, fast)
+    await store.tournaments.begin(table_id)
+    rng = random.Random(11)
+    for n in range(100):
+        t = await store.tournaments.get(table_id)
+        assert t is not None
+        if t.status == "finished":
+            break
+        await play_hand(store, await store.tables.get(table_id), rng, dealer=n,
+                        rules=Rules(ante=t.ante, away_antes=True))
+    t = await store.tournaments.get(table_id)
+    assert t is not None and t.status == "finished"
+    assert [p.place for p in t.places] == [1, 2, 3]
+    assert [p.prize for p in t.places] == [195, 105, 0]  # 65/35 of 300
+    assert sorted(await balances(store)) == [900, 1005, 1095]
+    assert await store.tables.seats(table_id) == []
+    report = await store.audit()
+    assert report.ok, report
+    assert report.pools == 0 and report.tournament_issued == 0
+    await store.chats.migrate(-1001, -1002)
+    rows = await store.db.fetchall("SELECT DISTINCT chat_id FROM tournament_places")
+    assert [r[0] for r in rows] == [-1002]
