@@ -21,14 +21,15 @@ from bot.store.sql import Conn, execute, fetchall, fetchone
 
 
 async def scores(conn: Conn, chat_id: int, period: Period) -> list[Scored]:
-    """The chat's rows of real play within `period`, and its tournament places, in hand
-    order."""
+    """The chat's rows of real play within `period`, and the places of its tournaments
+    played to their end (one closed early scores nothing), in hand order."""
     rows = await fetchall(
         conn, "SELECT hand_id, user_id, won, svara_won, at, 0 FROM hand_players"
               f" WHERE chat_id = ?1 AND at >= ?2 AND at < ?3 AND {real_play()}"
               " UNION ALL SELECT hand_id, user_id, 0, 0, at, place FROM tournament_places"
               " WHERE chat_id = ?1 AND at >= ?2 AND at < ?3 AND user_id > 0"
-              " AND hand_id IS NOT NULL ORDER BY 1, 2", (chat_id, period.start, period.end))
+              " AND hand_id IS NOT NULL AND table_id IN (SELECT table_id FROM tournaments"
+              " WHERE status = 'finished') ORDER BY 1, 2", (chat_id, period.start, period.end))
     return [Scored(int(r[0]), int(r[1]), bool(r[2]), bool(r[3]), int(r[4]), int(r[5]))
             for r in rows]
 

@@ -8,6 +8,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+from bot.seasons import Period
 from bot.store import Store
 from bot.store.errors import InsufficientChips
 from bot.store.tournaments import NotRegistering
@@ -175,3 +176,23 @@ async def test_a_tournament_played_to_its_end_pays_the_pool_and_its_places_move_
     await store.chats.migrate(-1001, -1002)
     rows = await store.db.fetchall("SELECT DISTINCT chat_id FROM tournament_places")
     assert [r[0] for r in rows] == [-1002]
+
+
+async def test_places_of_a_tournament_closed_before_its_end_score_no_season_points(
+        store: Store) -> None:
+    fast = Schedule(buy_in=100, stack=100, antes=(10, 20, 40, 80), every=1)
+    table_id = await tournament(store, 3, fast)
+    await store.tournaments.begin(table_id)
+    rng = random.Random(11)
+    for n in range(100):  # until somebody is out and two still play
+        t = await store.tournaments.get(table_id)
+        assert t is not None and t.status == "running"
+        if t.places:
+            break
+        await play_hand(store, await store.tables.get(table_id), rng, dealer=n,
+                        rules=Rules(ante=t.ante, away_antes=True))
+    assert len(t.places) == 1
+    await store.tables.close(table_id)
+    assert await balances(store) == [1000, 1000, 1000]  # every buy-in back
+    assert await store.seasons.standings(-1001, Period(0, 2**40)) == []
+    assert (await store.audit()).ok
