@@ -191,7 +191,7 @@ async def test_places_of_a_tournament_closed_before_its_end_score_no_season_poin
             break
         await play_hand(store, await store.tables.get(table_id), rng, dealer=n,
                         rules=Rules(ante=t.ante, away_antes=True))
-    assert len(t.places) == 1
+    assert t is not None and len(t.places) == 1
     await store.tables.close(table_id)
     assert await balances(store) == [1000, 1000, 1000]  # every buy-in back
     assert await store.seasons.standings(-1001, Period(0, 2**40)) == []
