@@ -1088,3 +1088,60 @@ async def test_the_operators_figures_show_a_screen_held_back_and_the_messages_se
                 "the screen shown")
     await until(bed, lambda: figures()["svara_outbox_screens_waiting"] == 0.0,
                 "the screen no longer counted as waiting")
+
+
+async def test_an_edit_telegram_calls_not_modified_counts_as_shown_and_play_goes_on(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    """Telegram answers a table message's edit with "message is not modified" (it shows
+    that screen already): the bot takes the screen as shown, and the next turn's screen
+    comes as usual."""
+    group, players = await dealt(bed, "Ana", "Boris")
+    message_id = bed.message_id(bed.live(group))
+    bed.tg.faults.fail_next("editMessageText", Fault.bad_request(
+        "message is not modified: specified new message content and reply markup are "
+        "exactly the same"), chat_id=group.id)
+    edits = len(bed.tg.transcript.of("editMessageText"))
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await to_act(bed, group, players).press(await table_now(bed, group), "No blind")
+        await until(bed, lambda: bool(bed.tg.faults.fired), "the edit answered not modified")
+        await settle(bed)
+    # No refusal: nothing to try again or to post anew.
+    assert len(bed.tg.transcript.of("editMessageText")) == edits + 1
+    assert not any("refused the table message" in line for line in caplog.messages)
+    # The group still reads the blind's screen (the stand-in kept it); the player to act
+    # presses the button of his turn as his client knew it from the edit.
+    live = bed.live(group)
+    hand = live.hand
+    assert hand is not None
+    fold = Press(live.id, live.hand_id, len(hand.actions), Button.FOLD).encode()
+    press = await to_act(bed, group, players).press_data(current(bed, group), fold)
+    assert (await press.answer()).text is None
+    await until(bed, lambda: "hand 1 is over" in (current(bed, group).text or ""),
+                "the hand's end shown")
+    assert bed.message_id(bed.live(group)) == message_id  # edited in place, not posted anew
+
+
+async def test_a_table_message_telegram_cannot_edit_is_posted_anew(bed: Bed) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    old = bed.message_id(bed.live(group))
+    bed.tg.faults.fail_next("editMessageText", Fault.bad_request("message can't be edited"),
+                            chat_id=group.id)
+    await to_act(bed, group, players).press(await table_now(bed, group), "No blind")
+    await until(bed, lambda: bed.message_id(bed.live(group)) not in (None, old),
+                "the table posted anew")
+    await until(bed, lambda: shows_turn(current(bed, group), to_act(bed, group, players)),
+                "the new message shows the turn")
+
+
+async def test_a_group_that_shuts_the_bot_out_of_its_table_is_logged_with_both_ids(
+        bed: Bed, caplog: pytest.LogCaptureFixture) -> None:
+    group, players = await dealt(bed, "Ana", "Boris")
+    live = bed.live(group)
+    bed.tg.faults.fail_next("editMessageText", Fault.forbidden("bot was kicked from the group "
+                                                               "chat"), chat_id=group.id)
+    with caplog.at_level(logging.WARNING, logger="bot.outbox"):
+        await to_act(bed, group, players).press(await table_now(bed, group), "No blind")
+        await until(bed, lambda: bool(bed.tg.faults.fired), "the edit refused")
+        await settle(bed)
+    assert any(line.startswith(f"table {live.id}: cannot write to chat {group.id}: ")
+               and "kicked" in line.lower() for line in caplog.messages), caplog.messages
