@@ -110,11 +110,18 @@ async def test_a_season_nobody_scored_in_closes_without_champion_or_announcement
         store: Store) -> None:
     await seated_table(store, 2)
     closed = await store.seasons.close(CHAT, NOVEMBER, SeasonLength.MONTH, announce=True)
-    assert closed is not None and (closed.champion, closed.points, closed.announce_due) == (
-        None, 0, False)
+    assert closed is not None and (closed.champion, closed.points, closed.won,
+                                   closed.announce_due) == (None, 0, 0, False)
     assert await store.seasons.due() == []
     assert await store.seasons.champions(CHAT, 6) == []
     assert await store.seasons.closed_until(CHAT) == NOVEMBER.end
+
+
+async def test_seasons_that_are_off_are_never_closed(store: Store) -> None:
+    await seated_table(store, 2)
+    with pytest.raises(ValueError, match=r"^a season that is off does not close$"):
+        await store.seasons.close(CHAT, NOVEMBER, SeasonLength.OFF, announce=True)
+    assert await store.seasons.closed_until(CHAT) == 0
 
 
 async def test_the_champions_are_listed_newest_first_as_many_as_asked(
