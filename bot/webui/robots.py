@@ -6,6 +6,11 @@ right now for the current turn. It never sends anything a person could not.
 
 Robots read buttons by their callback data, never by their labels: the labels are in the
 group's language ("Join" is "Влез" in Bulgarian), the data is the same in every one.
+
+In a lobby each robot presses Join once (at a tournament's table that registers it, paying
+the buy-in). A robot that opened the table itself (typed /newgame or /tournament as that
+seat) presses Start, as its creator may, once every computer seat has tried to join; a
+table a person opened waits for a person's Start.
 """
 
 from __future__ import annotations
@@ -103,6 +108,8 @@ class Robots:
         self._rng = random.Random(seed)
         self.robots: dict[int, Robot] = {}
         self._joined: set[tuple[int, int]] = set()
+        self._started: set[int] = set()
+        """The tables a robot pressed Start at: one press each."""
 
     def set(self, player: Player, on: bool) -> None:
         """Hand the seat of `player` to the computer (on) or back to the person."""
@@ -148,6 +155,12 @@ class Robots:
                     and join is not None:
                 self._joined.add((live.id, me.id))
                 await _press(me, message, join)
+            elif self._may_start(me, live):
+                start = next((data for data, press in buttons_of(message).items()
+                              if press.button is Button.START and press.table == live.id), None)
+                if start is not None:
+                    self._started.add(live.id)
+                    await _press(me, message, start)
             return
         hand = live.hand
         if hand is None or hand.is_over:
@@ -166,6 +179,14 @@ class Robots:
         if data is not None:
             robot.pressed = turn
             await _press(me, message, data)
+
+
+    def _may_start(self, me: Player, live: Live) -> bool:
+        """Whether `me` presses the lobby's Start now: it opened the table, every computer
+        seat has tried to join it, and two can be dealt in."""
+        return live.creator == me.id and live.id not in self._started \
+            and all((live.id, r.player.id) in self._joined for r in self.robots.values()) \
+            and live.table.can_deal()
 
 
 def _find(chat: ChatRecord, message_id: int) -> MessageRecord | None:
