@@ -180,7 +180,6 @@ class Robots:
             robot.pressed = turn
             await _press(me, message, data)
 
-
     def _may_start(self, me: Player, live: Live) -> bool:
         """Whether `me` presses the lobby's Start now: it opened the table, every computer
         seat has tried to join it, and two can be dealt in."""
