@@ -180,15 +180,20 @@ def _table_here(context: Context, message: Message) -> Live:
     return live
 
 
+def _group_seen(message: Message, context: Context) -> None:
+    """A table opens in groups only; the group is remembered as the command shows it."""
+    if message.chat.type == ChatType.PRIVATE:
+        raise errors.GroupOnly()
+    chat = message.chat
+    context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
+
+
 async def on_newgame(update: Update, context: Context) -> None:
     message, who, tr = command_parts(update, context)
     games = context.services.games
 
     async def work() -> None:
-        if message.chat.type == ChatType.PRIVATE:
-            raise errors.GroupOnly()
-        chat = message.chat
-        context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
+        _group_seen(message, context)
         await games.open_table(message.chat_id, thread_of(message), who)
 
     await run_command(message, tr, work(), context)
@@ -200,10 +205,7 @@ async def on_tournament(update: Update, context: Context) -> None:
     games = context.services.games
 
     async def work() -> None:
-        if message.chat.type == ChatType.PRIVATE:
-            raise errors.GroupOnly()
-        chat = message.chat
-        context.services.outbox.know(chat.id, chat.type, chat.title, chat.username)
+        _group_seen(message, context)
         settings = await games.chat_settings(message.chat_id)
         schedule = tournament_of_args(context.args or [], settings.tournament())
         await games.open_table(message.chat_id, thread_of(message), who, tournament=schedule)
