@@ -132,6 +132,43 @@ MODULES: dict[str, Module] = {
                                   "tests/e2e/test_badges.py")),
 }
 
+SQL_START = re.compile(
+    r"\s*(?:\(|SELECT|INSERT|UPDATE|DELETE|REPLACE|FROM|WHERE|AND|OR|NOT|ON|JOIN|LEFT|GROUP"
+    r"|ORDER|HAVING|UNION|IN|LIMIT|PRAGMA|BEGIN|COMMIT|ROLLBACK|CREATE|DROP|ALTER|WITH"
+    r"|VALUES|SET)\b")
+"""How a string literal of SQL begins (a statement or the next piece of one)."""
+
+
+def sql_case_only(diff: str) -> bool:
+    """Whether a mutant's diff only changes the case of SQL outside its quoted values.
+
+    SQLite reads keywords and names in any case (and ``sqlite3.Row`` finds a column by its
+    name in any case); only a quoted value such as ``'balance'`` is compared as written, so
+    a mutant that changes one of those still counts.
+    """
+    lines = [line for line in diff.splitlines() if not line.startswith(("---", "+++"))]
+    old = [line[1:] for line in lines if line.startswith("-")]
+    new = [line[1:] for line in lines if line.startswith("+")]
+    if not old or len(old) != len(new):
+        return False
+    for before, after in zip(old, new, strict=True):
+        if before == after:
+            continue
+        if before.lower() != after.lower():
+            return False
+        if re.findall(r"'[^']*'", before) != re.findall(r"'[^']*'", after):
+            return False
+        changed = [text for text, other in zip(_literals(before), _literals(after), strict=False)
+                   if text != other]
+        if not changed or not all(SQL_START.match(text) for text in changed):
+            return False
+    return True
+
+
+def _literals(line: str) -> list[str]:
+    return re.findall(r'"((?:[^"\\]|\\.)*)"', line)
+
+
 DETECTED = {"killed", "timeout", "caught by type check"}
 """What counts as caught: a mutant that fails a test, hangs one, or fails the type check."""
 NOT_RUN = {"skipped", "not checked"}
@@ -205,6 +242,9 @@ def run(name: str, module: Module, children: int) -> Counter[str]:
             counts["killed"] += 1
         elif how in NOT_RUN:
             counts["not run"] += 1
+        elif sql_case_only(_diff(work, env, mutant)):
+            counts["equivalent"] += 1
+            counts["sql case"] += 1
         else:
             counts["survived"] += 1
             print(f"  {name}: {mutant} {how}", flush=True)
@@ -212,6 +252,12 @@ def run(name: str, module: Module, children: int) -> Counter[str]:
         # mutmut could not run the tests at all (see its log): no score to give.
         raise SystemExit(f"{name}: no mutant was tested; see {work / 'mutmut.log'}")
     return counts
+
+
+def _diff(work: Path, env: dict[str, str], mutant: str) -> str:
+    shown = subprocess.run([sys.executable, "-m", "mutmut", "show", mutant], cwd=work, env=env,
+                           capture_output=True, text=True, check=False)
+    return shown.stdout.partition("\n")[2]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -233,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         score = 100.0 * counts["killed"] / judged if judged else 100.0
         rows.append((name, counts, score, time.monotonic() - began))
         print(f"{name}: {score:.1f} % killed ({counts['killed']}/{judged}), "
-              f"{counts['equivalent']} equivalent, {counts['not run']} not run", flush=True)
+              f"{counts['equivalent']} equivalent ({counts['sql case']} of them SQL in another"
+              f" case), {counts['not run']} not run", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\nload average {load}")
     print(f"{'module':10} {'killed':>7} {'survived':>8} {'equiv.':>6} {'score':>7} {'time':>6}")
