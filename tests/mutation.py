@@ -57,8 +57,8 @@ OUTBOX_TESTS: dict[str, tuple[str, ...]] = {
     "base": _outbox("bot/test_sending", "bot/test_outbox", "e2e/test_delivery",
                     "e2e/test_robustness", "e2e/test_in_group"),
     # The table message through Telegram's refusals, its pace, pins and /table.
-    "table": _outbox("bot/test_outbox", "e2e/test_robustness", "e2e/test_pace",
-                     "e2e/test_delivery", "e2e/test_hardening", "e2e/test_attacks",
+    "table": _outbox("bot/test_outbox", "bot/test_table_writer", "e2e/test_robustness",
+                     "e2e/test_pace", "e2e/test_delivery", "e2e/test_hardening", "e2e/test_attacks",
                      "e2e/test_tell", "e2e/test_group_changes", "miniapp/test_play",
                      "e2e/test_answers"),
     # Each player's cards (in private and in the group) and the letter of a closed table.

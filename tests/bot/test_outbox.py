@@ -83,12 +83,12 @@ async def quiet(outbox: TelegramOutbox, app: HeldApp) -> None:
             return
 
 
-async def table(store: Store, *, title: str | None = "Svara night"
-                ) -> tuple[HeldApp, TelegramOutbox, Games, Live]:
+async def table(store: Store, *, title: str | None = "Svara night",
+                pace: GroupPace | None = None) -> tuple[HeldApp, TelegramOutbox, Games, Live]:
     """A lobby in CHAT; its title as the outbox knows it (None: not seen since a start)."""
     app = HeldApp()
     outbox = TelegramOutbox(app, Translations.load(),  # type: ignore[arg-type]
-                            GroupPace(10**6), now=lambda: NOW[0])
+                            pace or GroupPace(10**6), now=lambda: NOW[0])
     if title is not None:
         outbox.know(CHAT, "group", title, None)
     games = Games(store, outbox, defaults=SETTINGS, starting_chips=STARTING_CHIPS,

@@ -1,0 +1,127 @@
+"""The table message's writer against a group's pace whose clock only the test moves: what
+waits for the group's slot, what goes first when one opens, and what a press keeps back."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from telegram import Chat, Message, User
+
+from bot.pacing import EDIT, GroupPace
+from bot.store import Store
+from tests.bot.test_games import ANA, BORIS, CHAT
+from tests.bot.test_outbox import HeldApp, quiet, table
+
+SETTLE = 0.15
+"""Real seconds for the tasks to act on a slot the clock opened (the pace's waits are a few
+milliseconds of real time)."""
+
+
+@dataclass
+class Clock:
+    now: float = 0.0
+
+
+def frozen_pace(clock: Clock) -> GroupPace:
+    """A group's pace whose next slot opens only when the test moves `clock` on."""
+    return GroupPace(19, time_scale=360, clock=lambda: clock.now)
+
+
+async def a_slot_opens(clock: Clock, pace: GroupPace) -> None:
+    clock.now += pace.spacing
+    await asyncio.sleep(SETTLE)
+
+
+def sent(app: HeldApp) -> list[int]:
+    return [message_id for _, message_id, _ in app.bot.sent]
+
+
+async def test_table_posts_the_new_message_in_the_next_slot_and_points_the_old_one_down_after(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, _, live = await table(store, pace=frozen_pace(clock))
+    pace = outbox.pace
+    assert sent(app) == [101]  # the lobby took the group's slot
+    moving = asyncio.create_task(outbox.move_down(live))
+    await asyncio.sleep(SETTLE)
+    assert sent(app) == [101] and app.bot.edits == []  # both wait for the group
+    await a_slot_opens(clock, pace)
+    # A new message goes before an edit that asked first: the players' buttons move down.
+    assert sent(app) == [101, 102] and app.bot.edits == []
+    assert not moving.done()
+    await a_slot_opens(clock, pace)
+    await moving
+    assert app.bot.edits == [(101, False)]  # the old message, without its buttons
+
+
+async def test_a_new_table_message_goes_before_an_edit_already_waiting(store: Store) -> None:
+    clock = Clock()
+    app, outbox, _, live = await table(store, pace=frozen_pace(clock))
+    other = asyncio.create_task(outbox.pace.slot(CHAT, EDIT))  # another edit in the group
+    await asyncio.sleep(SETTLE)
+    outbox.moved(live)  # the table message is to be posted anew
+    outbox.show(live)
+    await a_slot_opens(clock, outbox.pace)
+    assert sent(app) == [101, 102] and not other.done()
+    await a_slot_opens(clock, outbox.pace)
+    assert other.done()
+
+
+async def test_a_screen_waits_while_a_press_is_answered_even_once_its_slot_is_open(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    await games.join(live, ANA)  # the lobby changes; its edit waits for the group's slot
+    await asyncio.sleep(SETTLE)
+    assert app.bot.edits == []
+    async with outbox.hold(live.id):
+        await a_slot_opens(clock, outbox.pace)
+        assert app.bot.edits == []
+    await asyncio.sleep(SETTLE)
+    assert app.bot.edits == [(101, True)]
+
+
+async def test_a_screen_back_to_what_the_group_sees_costs_no_edit_and_no_slot(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    await games.join(live, ANA)
+    await asyncio.sleep(SETTLE)
+    await games.leave(live, ANA)  # the lobby is as the group sees it again
+    await a_slot_opens(clock, outbox.pace)
+    assert app.bot.edits == [] and not outbox.busy
+    assert outbox.figures()["screens_waiting"] == 0.0
+    assert outbox.pace.wait_for_slot(CHAT) == 0.0  # the slot it took went back to the group
+
+
+async def test_showing_an_unchanged_table_leaves_nothing_waiting(store: Store) -> None:
+    app, outbox, _, live = await table(store)
+    outbox.show(live)
+    assert not outbox.busy and outbox.figures()["screens_waiting"] == 0.0
+    await quiet(outbox, app)
+    assert sent(app) == [101] and app.bot.edits == []
+
+
+def _command(app: HeldApp, message_id: int, text: str) -> Message:
+    message = Message(message_id, datetime.now(UTC), Chat(CHAT, Chat.SUPERGROUP),
+                      from_user=User(BORIS.id, "Boris", is_bot=False), text=text)
+    message.set_bot(app.bot)  # type: ignore[arg-type]
+    return message
+
+
+async def test_the_operator_sees_how_many_replies_wait_for_the_groups_slot(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, _, _ = await table(store, pace=frozen_pace(clock))
+    for n, command in enumerate(("/balance", "/rules", "/top"), start=1):
+        outbox.reply(_command(app, n, command), f"answer {n}", key=command)
+    await asyncio.sleep(SETTLE)
+    # The first is taken to be sent and waits for the slot; two wait behind it.
+    assert outbox.figures()["replies_waiting"] == 2.0
+    for left in (1.0, 0.0):
+        await a_slot_opens(clock, outbox.pace)
+        assert outbox.figures()["replies_waiting"] == left
+    await a_slot_opens(clock, outbox.pace)
+    assert [text for _, _, text in app.bot.sent[1:]] == ["answer 1", "answer 2", "answer 3"]
