@@ -100,9 +100,6 @@ class TableWriter(OutboxBase):
         the next screen is a new message (pinned again where the bot may pin)."""
         self._messages[live.id] = TableMessage()
         self._pinned.pop(live.id, None)
-        info = self._chats.get(live.chat_id)
-        if info is None:
-            self._rights.pop(live.chat_id, None)
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: int | None) -> AsyncIterator[None]:
