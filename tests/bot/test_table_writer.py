@@ -11,6 +11,7 @@ from telegram import Chat, Message, User
 
 from bot.pacing import EDIT, GroupPace
 from bot.store import Store
+from engine import Act, Action
 from tests.bot.test_games import ANA, BORIS, CHAT
 from tests.bot.test_outbox import HeldApp, quiet, table
 
@@ -102,6 +103,7 @@ async def test_showing_an_unchanged_table_leaves_nothing_waiting(store: Store) -
     assert not outbox.busy and outbox.figures()["screens_waiting"] == 0.0
     await quiet(outbox, app)
     assert sent(app) == [101] and app.bot.edits == []
+    assert outbox.message_id(live.id) == 101 and outbox.message_id(live.id + 1) is None
 
 
 def _command(app: HeldApp, message_id: int, text: str) -> Message:
@@ -125,3 +127,22 @@ async def test_the_operator_sees_how_many_replies_wait_for_the_groups_slot(
         assert outbox.figures()["replies_waiting"] == left
     await a_slot_opens(clock, outbox.pace)
     assert [text for _, _, text in app.bot.sent[1:]] == ["answer 1", "answer 2", "answer 3"]
+
+
+async def test_a_closed_table_shown_again_before_its_last_screen_went_posts_its_results_once(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    for player in (ANA, BORIS):
+        await games.join(live, player)
+    await games.start(live, ANA, is_admin=False)
+    hand = live.hand
+    assert hand is not None and hand.to_act is not None
+    folder = ANA if hand.seats[hand.to_act].player == ANA.id else BORIS
+    await games.press(live, folder, Action(Act.FOLD, 0), hand_id=live.hand_id, seq=0)
+    await games.end(live, ANA, is_admin=True)
+    outbox.show(live)  # shown again while its closing screen waits for the group
+    for _ in range(6):
+        await a_slot_opens(clock, outbox.pace)
+    in_group = [text for chat, _, text in app.bot.sent if chat == CHAT]
+    assert sum(": results after 1 hand" in text for text in in_group) == 1, in_group

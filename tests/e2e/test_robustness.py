@@ -741,6 +741,7 @@ async def test_an_edit_refused_twice_gives_the_table_a_fresh_message(
     refused = [line for line in caplog.messages if "Telegram refused the table message" in line]
     assert [line.split("(")[1][:2] for line in refused] == ["1)", "2)"], refused
     assert refused[0].startswith(f"table {live.id}: ")
+    assert all(line.lower().endswith(": message_id_invalid") for line in refused), refused
     actor = to_act(bed, group, players)
     table = await table_now(bed, group)
     assert shows_turn(table, actor)
