@@ -101,6 +101,7 @@ MODULES: dict[str, Module] = {
                                              "tests/store/test_practice.py",
                                              "tests/store/test_ledger.py")),
     "store.audit": Module("bot/store/audit.py", ("tests/store/test_audit.py",
+                                                 "tests/store/test_audit_lines.py",
                                                  "tests/store/test_tournaments.py",
                                                  "tests/store/test_ledger.py")),
     "gifts": Module("bot/store/gifts.py", ("tests/store/test_gifts.py",)),
