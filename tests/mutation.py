@@ -99,6 +99,7 @@ MODULES: dict[str, Module] = {
                                              "tests/store/test_recovery.py",
                                              "tests/store/test_history.py",
                                              "tests/store/test_practice.py",
+                                             "tests/store/test_tournaments.py",
                                              "tests/store/test_ledger.py")),
     "store.audit": Module("bot/store/audit.py", ("tests/store/test_audit.py",
                                                  "tests/store/test_audit_lines.py",
