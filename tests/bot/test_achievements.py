@@ -20,9 +20,10 @@ from bot.achievements import (
     TablePast,
     earned,
     facts_of,
+    names,
 )
 from engine import Act, Action, Hand, Phase, Rules, SeatIn, parse_hand
-from engine.events import Blind, Call, PotWon, Raise, Shown, SvaraJoined
+from engine.events import Blind, Call, Dealt, PotWon, Raise, Shown, SvaraJoined
 
 ANA, BO, CY = 1, 2, 3
 
@@ -292,3 +293,55 @@ def test_facts_of_a_hand_read_an_all_in_call() -> None:
     assert [(e.kind, e.all_in) for e in h.events
             if isinstance(e, Call | Raise)] == [("raise", False), ("call", True)]
     assert facts_of(h).rounds[0].all_in == frozenset({2})
+
+
+def test_giant_slayer_is_not_a_split_between_two_giants() -> None:
+    # Ana and Bo shared the pot on 30 points each: neither beat the other.
+    split = RoundFacts(1, (show(ANA, "K♥ Q♥ J♥", 30), show(BO, "K♦ Q♦ J♦", 30)),
+                       (PotPaid((ANA, BO), 60, 30),))
+    assert codes(hand(split)) == set()
+
+
+def test_a_computer_seated_first_does_not_keep_the_players_after_him_from_badges() -> None:
+    f = HandFacts(10, (-9, ANA), (showdown(ANA, ("7♥ 7♦ 7♠", 34), -9, LOW),))
+    assert earned(f, {ANA: Past(wins=1)}) == [Award(ANA, "three_sevens")]
+
+
+def test_a_player_the_record_knows_nothing_of_earns_his_first_pot() -> None:
+    f = hand(showdown(ANA, PLAIN, BO, LOW))
+    assert earned(f, {}) == [Award(ANA, "first_pot")]
+
+
+def test_names_keep_the_order_of_the_badges_and_leave_unknown_codes_out() -> None:
+    assert [b.code for b in names(["big_pot", "nope", "first_pot", "big_pot"])] == [
+        "first_pot", "big_pot"]
+    assert names([]) == []
+
+
+def test_facts_of_a_hand_keep_the_cards_each_player_showed() -> None:
+    h = play(b"facts-1", calls)
+    shown = [(h.seats[e.seat].player, e.cards) for e in h.events if isinstance(e, Shown)]
+    assert shown and all(len(cards) == 3 for _, cards in shown)
+    assert [(s.player, s.cards) for r in facts_of(h).rounds for s in r.shown] == shown
+
+
+def skips(h: Hand, seat: int) -> Action:
+    """As `calls`, but never pays to join a svara."""
+    legal = h.legal(seat)
+    assert legal is not None
+    if legal.phase is Phase.SVARA_JOIN:
+        return Action(Act.SKIP_SVARA, seat)
+    return calls(h, seat)
+
+
+def test_facts_of_a_svara_keep_the_player_who_sat_it_out_among_those_dealt() -> None:
+    for i in range(5000):
+        h = play(b"skip-" + i.to_bytes(4, "big"), skips)
+        deals = [e for e in h.events if isinstance(e, Dealt)]
+        if len(deals) > 1 and len(deals[-1].seats) < 3:
+            break
+    else:
+        raise AssertionError("no svara sat out in 5000 deals")
+    # Everyone was dealt the first round; only the tied players the svara.
+    assert len(deals[0].seats) == 3
+    assert facts_of(h).players == (1, 2, 3)
