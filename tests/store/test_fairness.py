@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import io
 import random
@@ -16,6 +17,7 @@ from bot.ops.restore import restore
 from bot.store import Store
 from bot.store.cli import backup
 from bot.store.errors import BadInput, StorageFailure
+from bot.store.fairness import table_secret
 from bot.store.journal import journal_path
 from bot.store.migrations import MIGRATIONS, migrate
 from engine import Hand, SeatIn
@@ -48,7 +50,9 @@ async def test_a_table_secret_is_drawn_once_and_committed_to(store: Store) -> No
     table = await seated_table(store)
     secret = await store.fairness.table(table.id)
     assert len(secret.secret) == 64 and secret.commitment == sha(secret.secret)
+    commits = store.db.commits
     assert await store.fairness.table(table.id) == secret
+    assert store.db.commits == commits  # read, not drawn again: nothing written
     other = await store.fairness.table((await seated_table(store, chat_id=-9,
                                                            first_user=9)).id)
     assert other.secret != secret.secret and not secret.revealed
@@ -73,6 +77,9 @@ async def test_a_seat_without_a_seed_gets_the_default_the_secret_fixes(store: St
         with pytest.raises(BadInput):
             await store.fairness.set_seed(1, bad)
     assert await store.fairness.seed(1) is None
+    for good in ("x", "y" * 64):  # one character to 64
+        await store.fairness.set_seed(1, good)
+        assert await store.fairness.seed(1) == good
 
 
 async def test_a_seed_set_between_hands_does_not_change_the_table_it_sits_at(
@@ -81,8 +88,12 @@ async def test_a_seed_set_between_hands_does_not_change_the_table_it_sits_at(
     first = await store.fairness.deal_inputs(table.id, [1, 2])
     await store.fairness.set_seed(1, "my own words")
     await store.fairness.set_seed(3, "a latecomer's")
+    # Ana has been dealt here: her new seed counts at later tables; the latecomer's here.
+    assert await store.fairness.fixed(table.id, 1)
+    assert not await store.fairness.fixed(table.id, 3)
     later = await store.fairness.deal_inputs(table.id, [1, 2, 3])
     assert later.seats[:2] == first.seats
+    assert await store.fairness.fixed(table.id, 3)
     # The latecomer's own seed counts from his first deal, and says which one that was.
     assert (later.seats[2].hash, later.seats[2].default, later.seats[2].deal) == (
         sha("a latecomer's"), None, 2)
@@ -107,7 +118,9 @@ async def test_the_nonce_counts_the_tables_deals_and_the_proof_is_kept(store: St
     with_proof = await store.hands.open(table.id, again, (3, hashes))
     proof = await store.fairness.proof(with_proof)
     assert proof is not None and proof.nonce == 3 and proof.seeds == tuple(hashes)
-    assert proof.secret is None  # not before the table closes
+    assert proof.secret is None and not proof.closed  # not before the table closes
+    # Kept without where each seed came from: the first version of the scheme.
+    assert (proof.version, proof.defaults, proof.fixed) == (1, (), ())
     await store.hands.abort(with_proof, "test")
     await store.tables.close(table.id, reveal=True)
     proof = await store.fairness.proof(with_proof)
@@ -195,3 +208,61 @@ async def test_a_deal_journal_that_cannot_be_written_deals_nothing(tmp_path: Pat
             await next_deal(store, table.id, [1, 2])
     finally:
         await store.close()
+
+
+async def test_the_proof_says_whose_seed_is_his_own_and_whose_follows_from_the_secret(
+        store: Store) -> None:
+    rng = random.Random(4)
+    table = await seated_table(store, players=2)
+    await store.fairness.set_seed(1, "Ana's words")
+    await _deal_and_play(store, table.id, rng)
+    await _deal_and_play(store, table.id, rng)  # the seeds fixed at the first deal, read back
+    for number in (1, 2):
+        hand = await store.history.chat_hand(-1001, number)
+        assert hand is not None
+        proof = await store.fairness.proof(hand.row.id)
+        assert proof is not None and proof.version == 2
+        # Ana's seed is her own; Bo's is his default, both fixed at the first deal.
+        assert (proof.defaults, proof.fixed) == ((None, 2), (1, 1))
+
+
+async def test_a_deal_whose_hand_was_never_stored_shows_as_missing(store: Store) -> None:
+    table = await seated_table(store, players=2)
+    lost = await store.fairness.deal_inputs(table.id, [1, 2])  # the process stopped here
+    assert lost.nonce == 1
+    await _deal_and_play(store, table.id, random.Random(6))
+    last = await store.hands.last(table.id)
+    assert last is not None
+    proof = await store.fairness.proof(last.id)
+    assert proof is not None and proof.nonce == 2 and proof.missing == (1,)
+
+
+async def test_a_table_that_opened_keeping_its_secret_keeps_it_at_its_close(
+        store: Store) -> None:
+    for user in (1, 2):
+        await store.users.ensure(user, f"player {user}", starting_chips=1000)
+    table = await store.tables.open(-1001, creator=1, rules={**RULES.to_json(), "reveal": False},
+                                    draw=store.fairness.draw)
+    for user in (1, 2):
+        await store.tables.join(table.id, user, 500)
+    await _deal_and_play(store, table.id, random.Random(7))
+    # The close asks for the secret to come out: the table's own choice holds.
+    await store.tables.close(table.id, reveal=True)
+    last = await store.hands.last(table.id)
+    assert last is not None
+    proof = await store.fairness.proof(last.id)
+    assert proof is not None and proof.secret is None and proof.closed
+
+
+async def test_a_table_secret_is_drawn_once_and_only_as_64_lowercase_hex_digits(
+        store: Store) -> None:
+    table = await seated_table(store, players=2)
+    for bad in ("X" * 64, "a" * 63, "A" * 64):
+        with pytest.raises(BadInput):
+            await store.db.write(functools.partial(table_secret, table_id=table.id,
+                                                   draw=functools.partial(str, bad)))
+    first = await store.db.write(lambda conn: table_secret(conn, table.id, lambda: "a" * 64))
+    # Asked again (two first deals at once): the secret drawn first holds.
+    again = await store.db.write(lambda conn: table_secret(conn, table.id, lambda: "b" * 64))
+    assert first.secret == again.secret == "a" * 64
+    assert (await store.fairness.table(table.id)).secret == "a" * 64
