@@ -167,13 +167,17 @@ async def test_the_chats_settings_give_a_tournament_its_schedule_and_its_prizes(
         answer = await (await p.press(table, "Join")).answer()
         assert not answer.show_alert, answer.text
     await bed.press(ana, group, "Start")
-    text = (await bed.table_message(group)).text or ""
+    message = await bed.table_message(group)
+    text = message.text or ""
     assert "buy-in 50 chips · pool 100 chips · 2 players" in text
-    assert "Level 1: ante 10 · next level in 15 min" in text
+    # The minutes left are as many as remain when the message is written; the moment of
+    # the rise it names is the start and 15 minutes.
+    assert "Level 1: ante 10 · next level in " in text
     rows = await bed.store.db.fetchall(
         "SELECT json_extract(schedule, '$.payout'), json_extract(schedule, '$.clock'),"
-        " level_ends - started_at FROM tournaments")
-    assert [tuple(r) for r in rows] == [("[100]", "minutes", 900)]
+        " level_ends - started_at, level_ends FROM tournaments")
+    assert [tuple(r)[:3] for r in rows] == [("[100]", "minutes", 900)]
+    assert rows[0][3] in [e["unix_time"] for e in message.entities if e["type"] == "date_time"]
     # No late registration by default: the third player is told it is closed.
     answer = await (await vera.press(await bed.table_message(group), "Sit in next hand"))\
         .answer()
