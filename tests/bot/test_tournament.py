@@ -54,7 +54,7 @@ def test_a_schedule_stored_before_its_later_settings_reads_their_defaults() -> N
 @pytest.mark.parametrize("edge", [
     {"buy_in": 1}, {"buy_in": 10**9}, {"stack": 10**9}, {"stack": 1, "antes": (1,)},
     {"antes": (1, 2)}, {"stack": 10, "antes": (10, 20)}, {"every": 1}, {"every": 10_000},
-    {"antes": (10, 20), "late_levels": 2}, {"payout": (100,)},
+    {"antes": (10, 20), "late_levels": 2}, {"payout": (100,)}, {"payout": (99, 1)},
 ])
 def test_a_schedule_at_the_edges_of_what_can_be_played_is_taken(
         edge: dict[str, object]) -> None:

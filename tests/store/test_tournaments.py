@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.seasons import Period
 from bot.store import Store
 from bot.store.errors import InsufficientChips
+from bot.store.tournament_pool import Tournament
 from bot.store.tournaments import NotRegistering
 from bot.tournament import LevelClock, Schedule
 from engine import Rules
@@ -196,3 +197,18 @@ async def test_places_of_a_tournament_closed_before_its_end_score_no_season_poin
     assert await balances(store) == [1000, 1000, 1000]  # every buy-in back
     assert await store.seasons.standings(-1001, Period(0, 2**40)) == []
     assert (await store.audit()).ok
+
+
+def test_the_hands_to_the_next_level_count_down_until_the_last_level() -> None:
+    schedule = Schedule(buy_in=100, stack=300, antes=(10, 20, 40), every=5)
+
+    def at(level: int, hands: int) -> Tournament:
+        return Tournament(1, schedule, "running", level, None, hands, 2, 200)
+
+    # The second level (hands 5 to 9): after 7 hands, 3 more until the third.
+    assert at(1, 7).hands_to_next() == 3
+    assert at(0, 0).hands_to_next() == 5
+    # The third level is the last: its ante holds, there is no next one to count to.
+    assert at(2, 12).hands_to_next() is None
+    by_minutes = Tournament(1, SCHEDULE, "running", 0, None, 0, 2, 200)
+    assert by_minutes.hands_to_next() is None
