@@ -62,6 +62,14 @@ async def test_a_buy_in_above_the_balance_is_refused(store: Store) -> None:
     assert await store.tables.seats(table.id) == []
 
 
+async def test_a_balance_of_exactly_the_buy_in_enters(store: Store) -> None:
+    await store.users.ensure(1, "just enough", starting_chips=100)
+    table = await store.tables.open(-1001, creator=1, rules=Rules(ante=10).to_json(),
+                                    tournament=SCHEDULE)
+    seat = await store.tournaments.enter(table.id, 1)
+    assert seat.stack == 300 and (await store.users.get(1)).balance == 0
+
+
 async def test_leaving_before_the_start_gives_the_buy_in_back(store: Store) -> None:
     table_id = await tournament(store)
     left = await store.tables.leave(table_id, 2)
@@ -174,6 +182,12 @@ async def test_a_tournament_played_to_its_end_pays_the_pool_and_its_places_move_
     report = await store.audit()
     assert report.ok, report
     assert report.pools == 0 and report.tournament_issued == 0
+    # The season's tournament points read the places of the chat within its span.
+    now = 1_700_000_000  # the fixture's clock, standing still
+    assert sorted(await store.tournaments.places_in(-1001, now, now + 1)) == sorted(
+        (p.user_id, p.place, now) for p in t.places)
+    assert await store.tournaments.places_in(-1001, now - 10, now) == []
+    assert await store.tournaments.places_in(-1002, now, now + 1) == []
     await store.chats.migrate(-1001, -1002)
     rows = await store.db.fetchall("SELECT DISTINCT chat_id FROM tournament_places")
     assert [r[0] for r in rows] == [-1002]
