@@ -42,6 +42,8 @@ class HeldBot:
     sent: list[tuple[int, int, str]] = field(default_factory=list)
     edits: list[tuple[int, bool]] = field(default_factory=list)
     hold_next_edit: asyncio.Event | None = None
+    refuse_next_edit: Exception | None = None
+    edit_calls: int = 0
     next_id: int = 100
 
     async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> Sent:
@@ -51,6 +53,10 @@ class HeldBot:
 
     async def edit_message_text(self, text: str, *, chat_id: int, message_id: int,
                                 reply_markup: Any = None, **kwargs: Any) -> None:
+        self.edit_calls += 1
+        refused, self.refuse_next_edit = self.refuse_next_edit, None
+        if refused is not None:
+            raise refused
         held, self.hold_next_edit = self.hold_next_edit, None
         if held is not None:
             await held.wait()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from telegram import Chat, Message, User
+from telegram.error import BadRequest, RetryAfter
 
 from bot.pacing import EDIT, GroupPace
 from bot.store import Store
@@ -146,3 +147,56 @@ async def test_a_closed_table_shown_again_before_its_last_screen_went_posts_its_
         await a_slot_opens(clock, outbox.pace)
     in_group = [text for chat, _, text in app.bot.sent if chat == CHAT]
     assert sum(": results after 1 hand" in text for text in in_group) == 1, in_group
+
+
+async def test_an_edit_telegram_finds_unchanged_counts_as_shown(store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    lobby = live.shown  # what a restart would take the message to show
+    app.bot.refuse_next_edit = BadRequest(
+        "Message is not modified: specified new message content and reply markup are exactly"
+        " the same as a current content and reply markup of the message")
+    await games.join(live, ANA)
+    await quiet(outbox, app)
+    assert app.bot.edit_calls == 1 and app.bot.edits == []
+    assert live.shown is not None and live.shown != lobby  # kept for a restart
+    outbox.show(live)  # the same screen again: the group has it already
+    await quiet(outbox, app)
+    assert app.bot.edit_calls == 1 and not outbox.busy
+
+
+async def test_a_screen_set_again_while_the_same_one_is_on_its_way_is_not_sent_twice(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    release = app.bot.hold_next_edit = asyncio.Event()
+    await games.join(live, ANA)
+    await a_slot_opens(clock, outbox.pace)  # the edit is on its way, held by Telegram
+    await games.join(live, BORIS)
+    await games.leave(live, BORIS)  # back to the screen on its way
+    release.set()
+    await asyncio.sleep(SETTLE)
+    await a_slot_opens(clock, outbox.pace)
+    assert app.bot.edits == [(101, True)] and not outbox.busy
+    assert outbox.pace.wait_for_slot(CHAT) == 0.0  # the slot it took went back
+
+
+async def test_a_screen_waiting_for_the_group_after_a_flood_wait_keeps_the_outbox_busy(
+        store: Store) -> None:
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    app.bot.refuse_next_edit = RetryAfter(0)
+    await games.join(live, ANA)
+    await a_slot_opens(clock, outbox.pace)  # refused with a flood wait; tried again after it
+    await asyncio.sleep(SETTLE)
+    assert app.bot.edit_calls == 1 and outbox.busy  # waiting for the group's next slot
+    await a_slot_opens(clock, outbox.pace)
+    assert app.bot.edits == [(101, True)] and not outbox.busy
+
+
+async def test_a_closed_table_leaves_no_message_behind_once_its_last_screen_went(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    await games.end(live, ANA, is_admin=True)
+    await quiet(outbox, app)
+    assert app.bot.edits == [(101, False)]  # the closed table, without buttons
+    assert outbox.message_id(live.id) is None
