@@ -4,16 +4,19 @@ waits for the group's slot, what goes first when one opens, and what a press kee
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import pytest
 from telegram import Chat, Message, User
-from telegram.error import BadRequest, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from bot.pacing import EDIT, GroupPace
+from bot.records import TableStatus
 from bot.store import Store
 from engine import Act, Action
-from tests.bot.test_games import ANA, BORIS, CHAT
+from tests.bot.test_games import ANA, BORIS, CHAT, STARTING_CHIPS
 from tests.bot.test_outbox import HeldApp, quiet, table
 
 SETTLE = 0.15
@@ -181,12 +184,15 @@ async def test_a_screen_set_again_while_the_same_one_is_on_its_way_is_not_sent_t
 
 
 async def test_a_screen_waiting_for_the_group_after_a_flood_wait_keeps_the_outbox_busy(
-        store: Store) -> None:
+        store: Store, caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
     app, outbox, games, live = await table(store, pace=frozen_pace(clock))
-    app.bot.refuse_next_edit = RetryAfter(0)
+    flood = app.bot.refuse_next_edit = RetryAfter(0)
     await games.join(live, ANA)
-    await a_slot_opens(clock, outbox.pace)  # refused with a flood wait; tried again after it
+    with caplog.at_level(logging.INFO, logger="bot.outbox"):
+        await a_slot_opens(clock, outbox.pace)  # refused with a flood wait; tried after it
+    assert f"table {live.id}: table message delayed ({flood})" in caplog.messages
+    assert str(flood).startswith("Flood control exceeded. Retry in ")  # Telegram's words
     await asyncio.sleep(SETTLE)
     assert app.bot.edit_calls == 1 and outbox.busy  # waiting for the group's next slot
     await a_slot_opens(clock, outbox.pace)
@@ -200,3 +206,27 @@ async def test_a_closed_table_leaves_no_message_behind_once_its_last_screen_went
     await quiet(outbox, app)
     assert app.bot.edits == [(101, False)]  # the closed table, without buttons
     assert outbox.message_id(live.id) is None
+
+
+async def test_a_table_whose_group_became_a_supergroup_is_posted_there_anew(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    supergroup = -100_777
+    app.bot.refuse_next_edit = ChatMigrated(supergroup)
+    await games.join(live, ANA)
+    await quiet(outbox, app)
+    assert live.chat_id == supergroup
+    assert games.at(supergroup, None) is live and games.at(CHAT, None) is None
+    assert [(chat, message_id) for chat, message_id, _ in app.bot.sent] == [
+        (CHAT, 101), (supergroup, 102)]
+    assert outbox.message_id(live.id) == 102
+
+
+async def test_a_group_that_shuts_the_bot_out_of_the_table_message_closes_the_table(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    app.bot.refuse_next_edit = Forbidden("Forbidden: bot was kicked from the supergroup chat")
+    await games.join(live, ANA)
+    await quiet(outbox, app)
+    assert live.status is TableStatus.CLOSED and games.at(CHAT, None) is None
+    assert await store.users.balance(ANA.id) == STARTING_CHIPS  # his buy-in went home
