@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -45,11 +46,20 @@ class HeldBot:
     refuse_next_edit: Exception | None = None
     edit_calls: int = 0
     next_id: int = 100
+    options: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The options each sent message went with, by its id."""
+    may_pin: bool = False
+    pins: list[tuple[int, int]] = field(default_factory=list)
 
     async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> Sent:
         self.next_id += 1
         self.sent.append((chat_id, self.next_id, text))
+        self.options[self.next_id] = kwargs
         return Sent(self.next_id)
+
+    async def pin_chat_message(self, chat_id: int, message_id: int, **kwargs: Any) -> bool:
+        self.pins.append((chat_id, message_id))
+        return True
 
     async def edit_message_text(self, text: str, *, chat_id: int, message_id: int,
                                 reply_markup: Any = None, **kwargs: Any) -> None:
@@ -63,6 +73,8 @@ class HeldBot:
         self.edits.append((message_id, reply_markup is not None))
 
     async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        if self.may_pin:
+            return SimpleNamespace(status="administrator", can_pin_messages=True)
         raise BadRequest("Bad Request: member list is inaccessible")
 
     async def get_chat(self, chat_id: int) -> Any:

@@ -230,3 +230,29 @@ async def test_a_group_that_shuts_the_bot_out_of_the_table_message_closes_the_ta
     await quiet(outbox, app)
     assert live.status is TableStatus.CLOSED and games.at(CHAT, None) is None
     assert await store.users.balance(ANA.id) == STARTING_CHIPS  # his buy-in went home
+
+
+async def test_a_table_message_goes_as_html_without_a_preview_into_its_topic(
+        store: Store) -> None:
+    app, outbox, games, _ = await table(store)
+    in_topic = await games.open_table(CHAT, 7, BORIS)
+    await quiet(outbox, app)
+    first, second = (message_id for chat, message_id, _ in app.bot.sent if chat == CHAT)
+    for message_id, thread in ((first, None), (second, 7)):
+        options = app.bot.options[message_id]
+        assert options["message_thread_id"] == thread
+        assert options["parse_mode"] == "HTML" and options["disable_web_page_preview"] is True
+    assert outbox.message_id(in_topic.id) == second
+
+
+async def test_a_bot_made_admin_pins_the_table_message_at_its_next_edit(store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    assert app.bot.pins == []  # the bot may not pin yet
+    app.bot.may_pin = True
+    outbox.rights_changed(CHAT)
+    await games.join(live, ANA)
+    await quiet(outbox, app)
+    assert app.bot.pins == [(CHAT, 101)] and app.bot.edits == [(101, True)]
+    await games.join(live, BORIS)
+    await quiet(outbox, app)
+    assert app.bot.pins == [(CHAT, 101)]  # pinned once
