@@ -152,6 +152,9 @@ class TableWriter(OutboxBase):
                 self.pace.give_back(live.chat_id)
                 if screen is not None and digest(screen) == message.shown:
                     writer.pending = None
+                # slot() returns at once while the group has a slot free: let the other
+                # tasks run before this writer looks again.
+                await asyncio.sleep(0)
                 continue
             writer.pending = None
             delay = await self._send(live, screen, self._message(live))

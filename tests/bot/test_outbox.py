@@ -44,6 +44,8 @@ class HeldBot:
     edits: list[tuple[int, bool]] = field(default_factory=list)
     hold_next_edit: asyncio.Event | None = None
     refuse_next_edit: Exception | None = None
+    refuse_edits: list[Exception] = field(default_factory=list)
+    """Refusals for the edits after `refuse_next_edit`, one an edit, in order."""
     edit_calls: int = 0
     next_id: int = 100
     options: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -65,6 +67,8 @@ class HeldBot:
                                 reply_markup: Any = None, **kwargs: Any) -> None:
         self.edit_calls += 1
         refused, self.refuse_next_edit = self.refuse_next_edit, None
+        if refused is None and self.refuse_edits:
+            refused = self.refuse_edits.pop(0)
         if refused is not None:
             raise refused
         held, self.hold_next_edit = self.hold_next_edit, None

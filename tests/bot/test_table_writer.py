@@ -12,6 +12,7 @@ import pytest
 from telegram import Chat, Message, User
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
+from bot.live import Live
 from bot.pacing import EDIT, GroupPace
 from bot.records import TableStatus
 from bot.store import Store
@@ -206,6 +207,44 @@ async def test_a_closed_table_leaves_no_message_behind_once_its_last_screen_went
     await quiet(outbox, app)
     assert app.bot.edits == [(101, False)]  # the closed table, without buttons
     assert outbox.message_id(live.id) is None
+    assert live.id not in outbox._writers  # nothing of it stays in memory for the evening
+
+
+@pytest.mark.parametrize("refusal", [
+    "Bad Request: message to edit not found", "Bad Request: message can't be edited"])
+async def test_a_table_message_telegram_cannot_edit_is_posted_anew_in_the_next_slot(
+        store: Store, refusal: str) -> None:
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    app.bot.refuse_next_edit = BadRequest(refusal)
+    await games.join(live, ANA)
+    await a_slot_opens(clock, outbox.pace)  # the edit is refused: the message is gone
+    assert app.bot.edit_calls == 1 and sent(app) == [101]
+    assert outbox.busy  # it waits for the group's next slot, with no pause before it
+    await a_slot_opens(clock, outbox.pace)
+    assert sent(app) == [101, 102] and outbox.message_id(live.id) == 102
+    assert not outbox.busy
+
+
+async def test_a_table_message_refused_twice_is_posted_anew_in_the_next_slot(
+        store: Store, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr("bot.outbox.table.RETRY_SECONDS", 0.01)  # the pause after the first
+    clock = Clock()
+    app, outbox, games, live = await table(store, pace=frozen_pace(clock))
+    refusal = "Can't parse entities: unsupported start tag \"blink\""
+    app.bot.refuse_edits = [BadRequest(refusal), BadRequest(refusal)]
+    await games.join(live, ANA)
+    with caplog.at_level(logging.WARNING, logger="bot.outbox"):
+        await a_slot_opens(clock, outbox.pace)  # refused: the edit is tried once more
+        await a_slot_opens(clock, outbox.pace)  # refused again: posted anew
+    assert [m for m in caplog.messages if "refused the table message" in m] == [
+        f"table {live.id}: Telegram refused the table message ({n}): {refusal}"
+        for n in (1, 2)]
+    assert app.bot.edit_calls == 2 and sent(app) == [101]
+    assert outbox.busy  # it waits for the group's next slot, with no pause before it
+    await a_slot_opens(clock, outbox.pace)
+    assert sent(app) == [101, 102] and outbox.message_id(live.id) == 102
 
 
 async def test_a_table_whose_group_became_a_supergroup_is_posted_there_anew(
@@ -256,3 +295,20 @@ async def test_a_bot_made_admin_pins_the_table_message_at_its_next_edit(store: S
     await games.join(live, BORIS)
     await quiet(outbox, app)
     assert app.bot.pins == [(CHAT, 101)]  # pinned once
+
+
+async def test_the_mini_app_is_the_page_itself_in_every_private_chat_and_a_link_in_a_group(
+        store: Store) -> None:
+    app, outbox, games, lobby = await table(store)
+    asked: list[tuple[int, bool]] = []
+
+    def app_link(live: Live, private: bool) -> str:
+        asked.append((live.chat_id, private))
+        return "https://t.me/svara_bot/play?startapp=t1"
+
+    outbox.app_link = app_link
+    outbox.show(lobby)
+    # A private chat's id is its user's: 1 is the smallest there is.
+    await games.open_table(1, None, ANA)
+    await quiet(outbox, app)
+    assert sorted(set(asked)) == [(CHAT, False), (1, True)]
