@@ -166,7 +166,9 @@ class TableWriter(OutboxBase):
                     await asyncio.sleep(delay)
                 finally:
                     writer.backing_off = False
-        if writer.live.status is TableStatus.CLOSED:
+        # Only once the closing screen was set: a table closes a moment before its last
+        # screen is ready, and an edit landing in between must not drop its message.
+        if writer.closed:
             self._writers.pop(writer.live.id, None)
             self._messages.pop(writer.live.id, None)
 

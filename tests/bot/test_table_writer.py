@@ -312,3 +312,21 @@ async def test_the_mini_app_is_the_page_itself_in_every_private_chat_and_a_link_
     await games.open_table(1, None, ANA)
     await quiet(outbox, app)
     assert sorted(set(asked)) == [(CHAT, False), (1, True)]
+
+
+async def test_a_table_that_closes_while_an_edit_is_on_its_way_shows_its_close_in_that_message(
+        store: Store) -> None:
+    app, outbox, games, live = await table(store)
+    release = app.bot.hold_next_edit = asyncio.Event()
+    await games.join(live, ANA)
+    await asyncio.sleep(SETTLE)  # the lobby's edit is on its way, held by Telegram
+    # As the games close a table: its status first, its closing screen once the results
+    # are read from the store; the edit lands in between.
+    live.status = TableStatus.CLOSED
+    release.set()
+    await asyncio.sleep(SETTLE)
+    outbox.show(live)
+    await quiet(outbox, app)
+    assert sent(app) == [101]  # no second table message, with the first keeping buttons
+    assert app.bot.edits == [(101, True), (101, False)]
+    assert outbox.message_id(live.id) is None and live.id not in outbox._writers
