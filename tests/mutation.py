@@ -132,6 +132,20 @@ MODULES: dict[str, Module] = {
     "store.achievements": Module("bot/store/achievements.py",
                                  ("tests/store/test_achievements.py",
                                   "tests/e2e/test_badges.py")),
+    # A group's settings and language, and all it keeps when it becomes a supergroup.
+    "store.chats": Module("bot/store/chats.py", ("tests/store/test_chats.py",
+                                                 "tests/store/test_bad_input.py",
+                                                 "tests/store/test_seasons.py",
+                                                 "tests/store/test_achievements.py",
+                                                 "tests/store/test_tournaments.py",
+                                                 "tests/e2e/test_group_changes.py")),
+    # What each player made of a settled hand: the leaderboards' and the seasons' rows.
+    "store.hand_players": Module("bot/store/hand_players.py",
+                                 ("tests/store/test_history.py",
+                                  "tests/store/test_migrations.py",
+                                  "tests/store/test_seasons.py",
+                                  "tests/store/test_achievements.py",
+                                  "tests/e2e/test_history.py")),
 }
 
 SQL_START = re.compile(
