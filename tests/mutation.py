@@ -141,7 +141,8 @@ MODULES: dict[str, Module] = {
                                                  "tests/e2e/test_group_changes.py")),
     # What each player made of a settled hand: the leaderboards' and the seasons' rows.
     "store.hand_players": Module("bot/store/hand_players.py",
-                                 ("tests/store/test_history.py",
+                                 ("tests/store/test_hand_players.py",
+                                  "tests/store/test_history.py",
                                   "tests/store/test_migrations.py",
                                   "tests/store/test_seasons.py",
                                   "tests/store/test_achievements.py",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.store.sql import Conn, fetchall, fetchone
 from engine import Hand
-from engine.events import Dealt, PotWon, RoundStarted, Shown, SvaraJoined
+from engine.events import Dealt, PotWon, RoundStarted, Shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +32,9 @@ class PlayerLine:
 
 
 def player_lines(hand: Hand) -> list[PlayerLine]:
-    """Per player dealt in: net, won, svara played and won, best points shown."""
-    net = hand.result()["net"] if hand.is_over else {}
+    """Per player dealt into a hand that is over: net, won, svara played and won, best
+    points shown. A svara's players are those dealt its cards: a joiner among them."""
+    net = hand.result()["net"]
     dealt: set[int] = set()
     in_svara: set[int] = set()
     won: set[int] = set()
@@ -48,8 +49,6 @@ def player_lines(hand: Hand) -> list[PlayerLine]:
             dealt |= players
             if round_no > 1:
                 in_svara |= players
-        elif isinstance(e, SvaraJoined):
-            in_svara.add(hand.seats[e.seat].player)
         elif isinstance(e, Shown):
             player = hand.seats[e.seat].player
             shown[player] = max(shown.get(player, 0), e.points)
@@ -58,7 +57,7 @@ def player_lines(hand: Hand) -> list[PlayerLine]:
                 won.add(hand.seats[w].player)
                 if round_no > 1:
                     svara_won.add(hand.seats[w].player)
-    return [PlayerLine(p, int(net.get(p, 0)), p in won, p in in_svara, p in svara_won,
+    return [PlayerLine(p, int(net[p]), p in won, p in in_svara, p in svara_won,
                        shown.get(p)) for p in sorted(dealt)]
 
 
