@@ -4,7 +4,7 @@ hands told as stories, the lines worked out by hand from their cards and bets.""
 from __future__ import annotations
 
 from bot.store.hand_players import PlayerLine, player_lines
-from engine import Act, Rules
+from engine import Act, Phase, Rules
 from tests.engine.story import Story, seed_where
 from tests.engine.test_stories import FOUR, tie_between
 
@@ -14,7 +14,7 @@ ANA, BORIS, VERA, GEORGI = 100, 101, 102, 103  # the story's seats 0 to 3
 def _bet_and_call(story: Story) -> None:
     """The first to act bets the ante; everyone calls to the showdown."""
     story.do(story.to_act, Act.RAISE, 10)
-    while story.hand.phase.name == "BETTING":
+    while story.hand.phase is Phase.BETTING:
         story.do(story.to_act, Act.CALL)
 
 
